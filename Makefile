@@ -1,0 +1,60 @@
+# wakesim - see README.md. `make` builds ./wakesim; `make check` runs the
+# cmocka tests, then the same tests under AddressSanitizer and UBSan.
+
+CC ?= cc
+PKGS := json-c gsl
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-format-truncation
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -Isrc/machine -Iinclude -Ibuild $(PKG_CFLAGS)
+LDLIBS += $(PKG_LIBS) -lm
+
+SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c)) build/presets_data.c
+TEST_SRC := $(wildcard tests/test_*.c)
+TESTS := $(patsubst tests/%.c,build/tests/%,$(TEST_SRC))
+SAN_TESTS := $(patsubst tests/%.c,build/san/tests/%,$(TEST_SRC))
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+OBJ := $(patsubst %.c,build/obj/%.o,$(SRC))
+SAN_OBJ := $(patsubst %.c,build/san/obj/%.o,$(SRC))
+
+.PHONY: all check test san-test clean
+all: wakesim
+
+wakesim: build/obj/src/cli/main.o $(OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/presets_data.c: tools/embed.sh $(wildcard machines/*.json)
+	@mkdir -p build
+	sh tools/embed.sh $(wildcard machines/*.json) > $@.tmp && mv $@.tmp $@
+
+build/obj/%.o: %.c | build/presets_data.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+build/san/obj/%.o: %.c | build/presets_data.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -MMD -MP -c -o $@ $<
+
+build/tests/%: tests/%.c tests/testutil.h $(OBJ) wakesim
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(OBJ) $(LDLIBS) -lcmocka
+
+build/san/tests/%: tests/%.c tests/testutil.h $(SAN_OBJ) wakesim
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -Itests -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
+
+test: $(TESTS)
+	@set -e; for t in $(TESTS); do echo "== $$t"; WAKESIM=./wakesim $$t; done
+
+san-test: $(SAN_TESTS)
+	@set -e; for t in $(SAN_TESTS); do echo "== $$t (asan+ubsan)"; \
+		ASAN_OPTIONS=detect_leaks=1 WAKESIM=./wakesim $$t; done
+
+check: test san-test
+
+clean:
+	rm -rf build wakesim
+
+-include $(shell find build -name '*.d' 2>/dev/null)

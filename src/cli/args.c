@@ -1,0 +1,153 @@
+/*
+ * args.c - machine loading, run specs from options, atomic output.
+ */
+#include "args.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int load_machine(const struct common_opts *o, struct machine *m)
+{
+	char err[512];
+
+	if (machine_load(o->machine ? o->machine : "host", m, err, sizeof(err))) {
+		fprintf(stderr, "wakesim: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+int build_spec(const struct common_opts *o, const struct machine *m, const char *features,
+	       struct run_spec *spec)
+{
+	char err[1024];
+
+	memset(spec, 0, sizeof(*spec));
+	spec->m = m;
+	sched_features_default(&spec->features);
+	if (features && sched_features_parse(&spec->features, features, err, sizeof(err))) {
+		fprintf(stderr, "wakesim: --features: %s\n", err);
+		return -1;
+	}
+	sched_tunables_default(&spec->tunables, m->topo.nr_cpus);
+	for (int i = 0; i < o->nr_sysctl; i++)
+		if (sched_tunables_set(&spec->tunables, o->sysctl[i], err, sizeof(err))) {
+			fprintf(stderr, "wakesim: %s\n", err);
+			return -1;
+		}
+	/* SIS_SHORT's threshold follows the slice unless set explicitly. */
+	bool short_set = false;
+
+	for (int i = 0; i < o->nr_sysctl; i++)
+		if (strstr(o->sysctl[i], "sis_short_ns="))
+			short_set = true;
+	if (!short_set)
+		spec->tunables.sis_short_ns = spec->tunables.base_slice_ns / 8;
+
+	cpumask_setall(&spec->allowed);
+	if (o->cpus && o->node >= 0) {
+		fprintf(stderr, "wakesim: --cpus and --node are exclusive\n");
+		return -1;
+	}
+	if (o->cpus) {
+		if (cpulist_parse(o->cpus, &spec->allowed, err, sizeof(err))) {
+			fprintf(stderr, "wakesim: --cpus \"%s\": %s\n", o->cpus, err);
+			return -1;
+		}
+		struct cpumask all;
+
+		cpumask_setall(&all);
+		if (!cpumask_subset(&spec->allowed, &all) || cpumask_empty(&spec->allowed)) {
+			fprintf(stderr, "wakesim: --cpus \"%s\": machine %s has CPUs 0-%d\n",
+				o->cpus, m->name, m->topo.nr_cpus - 1);
+			return -1;
+		}
+	}
+	if (o->node >= 0) {
+		if (o->node >= m->topo.nr_nodes) {
+			fprintf(stderr, "wakesim: --node %d: machine %s has nodes 0-%d\n", o->node,
+				m->name, m->topo.nr_nodes - 1);
+			return -1;
+		}
+		cpumask_clear(&spec->allowed);
+		for (int c = 0; c < m->topo.nr_cpus; c++)
+			if (m->topo.cpu[c].node == o->node)
+				cpumask_set_cpu(c, &spec->allowed);
+		if (cpumask_empty(&spec->allowed)) {
+			fprintf(stderr, "wakesim: --node %d has no CPUs\n", o->node);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int out_open(struct out_buf *ob)
+{
+	ob->data = NULL;
+	ob->len = 0;
+	ob->f = open_memstream(&ob->data, &ob->len);
+	return ob->f ? 0 : -1;
+}
+
+void out_discard(struct out_buf *ob)
+{
+	if (ob->f)
+		fclose(ob->f);
+	free(ob->data);
+	ob->f = NULL;
+	ob->data = NULL;
+}
+
+int out_commit(struct out_buf *ob, const char *path)
+{
+	int ret = 0;
+
+	fclose(ob->f);
+	ob->f = NULL;
+	if (!path) {
+		if (fwrite(ob->data, 1, ob->len, stdout) != ob->len || fflush(stdout))
+			ret = -1;
+	} else {
+		char tmp[4096];
+		FILE *f;
+
+		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+		f = fopen(tmp, "wb");
+		if (!f) {
+			fprintf(stderr, "wakesim: %s: %s\n", path, strerror(errno));
+			ret = -1;
+		} else {
+			bool ok = fwrite(ob->data, 1, ob->len, f) == ob->len;
+
+			ok = (fflush(f) == 0) && ok;
+			ok = (fsync(fileno(f)) == 0) && ok;
+			ok = (fclose(f) == 0) && ok;
+			if (!ok || rename(tmp, path)) {
+				fprintf(stderr, "wakesim: %s: %s\n", path, strerror(errno));
+				unlink(tmp);
+				ret = -1;
+			}
+		}
+	}
+	free(ob->data);
+	ob->data = NULL;
+	return ret;
+}
+
+int parse_count(const char *cmd, const char *opt, const char *arg, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max) {
+		fprintf(stderr, "wakesim %s: %s: \"%s\" is not an integer in %ld..%ld\n", cmd, opt,
+			arg, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

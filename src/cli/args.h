@@ -1,0 +1,53 @@
+/*
+ * args.h - options shared by wakesim's commands, and writing output files
+ * atomically.
+ */
+#ifndef WS_ARGS_H
+#define WS_ARGS_H
+
+#include <stdio.h>
+
+#include "runner.h"
+
+#define EXIT_USAGE 2
+
+struct common_opts {
+	const char *machine;		/* --machine */
+	const char *features;		/* --features (run) */
+	const char *sysctl[32];		/* --sysctl, repeated */
+	int nr_sysctl;
+	const char *cpus;		/* --cpus LIST */
+	int node;			/* --node N, -1 if not given */
+	const char *output;		/* -o/--output FILE */
+	int json;
+	uint64_t seed;
+};
+
+/* Load opts->machine (host if unset) into m; prints the error and returns -1. */
+int load_machine(const struct common_opts *o, struct machine *m);
+/*
+ * Fill a spec's tunables and allowed CPUs from the options for machine m,
+ * and features from the list given (NULL: defaults). Prints the error and
+ * returns -1 on bad input.
+ */
+int build_spec(const struct common_opts *o, const struct machine *m, const char *features,
+	       struct run_spec *spec);
+
+/*
+ * Output goes to a memory stream; out_commit() then writes it to stdout or
+ * atomically to opts->output (a temporary file renamed into place), so a
+ * failed command never leaves a partial file.
+ */
+struct out_buf {
+	char *data;
+	size_t len;
+	FILE *f;
+};
+int out_open(struct out_buf *ob);
+int out_commit(struct out_buf *ob, const char *path);
+void out_discard(struct out_buf *ob);
+
+/* Parse a non-negative integer option; prints the error and returns -1. */
+int parse_count(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
+
+#endif

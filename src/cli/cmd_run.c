@@ -1,0 +1,174 @@
+/*
+ * cmd_run.c - `wakesim run`: one simulation, the benchmark's own output,
+ * then the run's metrics (text, or JSON with --json).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "commands.h"
+#include "report/metrics_out.h"
+#include "workload/workload.h"
+
+static const char run_usage[] =
+	"Usage: wakesim run [--machine M] [--features F] [--sysctl NAME=VALUE]...\n"
+	"                   [--seed N] [--node N | --cpus LIST] [--json] [-o FILE]\n"
+	"                   -- WORKLOAD [ARGS...]\n"
+	"Runs one simulation and prints the benchmark's output and the run's metrics.\n";
+
+static void join_args(int argc, char **argv, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < argc && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "machine", required_argument, NULL, 'm' }, { "features", required_argument, NULL, 'F' },
+		{ "sysctl", required_argument, NULL, 'S' },  { "seed", required_argument, NULL, 's' },
+		{ "node", required_argument, NULL, 'N' },    { "cpus", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'J' },	     { "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
+	};
+	struct common_opts o = { .node = -1, .seed = 1 };
+	struct run_spec spec;
+	struct run_outcome res;
+	struct machine m;
+	struct out_buf ob;
+	char *report = NULL, cmdline[4096], feats[512];
+	size_t report_len = 0;
+	long v;
+	int c;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			o.machine = optarg;
+			break;
+		case 'F':
+			o.features = optarg;
+			break;
+		case 'S':
+			if (o.nr_sysctl == 32) {
+				fprintf(stderr, "wakesim run: too many --sysctl\n");
+				return EXIT_USAGE;
+			}
+			o.sysctl[o.nr_sysctl++] = optarg;
+			break;
+		case 's':
+			if (parse_count("run", "--seed", optarg, 0, 0x7fffffffffffffffL, &v))
+				return EXIT_USAGE;
+			o.seed = (uint64_t)v;
+			break;
+		case 'N':
+			if (parse_count("run", "--node", optarg, 0, WS_MAX_NODES - 1, &v))
+				return EXIT_USAGE;
+			o.node = (int)v;
+			break;
+		case 'c':
+			o.cpus = optarg;
+			break;
+		case 'J':
+			o.json = 1;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'h':
+			fputs(run_usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "wakesim run: option %s needs a value\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "wakesim run: unknown option \"%s\"\n%s", argv[optind - 1],
+				run_usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "wakesim run: no workload (put it after --)\n%s", run_usage);
+		return EXIT_USAGE;
+	}
+	if (load_machine(&o, &m))
+		return EXIT_USAGE;
+	if (build_spec(&o, &m, o.features, &spec)) {
+		machine_free(&m);
+		return EXIT_USAGE;
+	}
+	spec.argc = argc - optind;
+	spec.argv = argv + optind;
+	{
+		/* Bad workload flags are a usage error, found before simulating. */
+		bool help;
+		char err[2048];
+		struct workload *wl = workload_create(spec.argc, spec.argv, &help, err, sizeof(err));
+
+		if (!wl) {
+			fprintf(help ? stdout : stderr, "%s%s\n", help ? "" : "wakesim run: ", err);
+			machine_free(&m);
+			return help ? 0 : EXIT_USAGE;
+		}
+		wl->ops->free(wl);
+	}
+	FILE *rep = open_memstream(&report, &report_len);
+
+	if (!rep || run_one(&spec, o.seed, &res, rep)) {
+		if (rep)
+			fclose(rep);
+		free(report);
+		fprintf(stderr, "wakesim run: %s\n", rep ? res.err : "out of memory");
+		machine_free(&m);
+		return 1;
+	}
+	fclose(rep);
+	join_args(spec.argc, spec.argv, cmdline, sizeof(cmdline));
+	sched_features_describe(&spec.features, feats, sizeof(feats));
+
+	struct metrics_view mv;
+
+	metrics_view(&res.met, m.topo.nr_cpus, &mv);
+	if (out_open(&ob)) {
+		fprintf(stderr, "wakesim: out of memory\n");
+		free(report);
+		machine_free(&m);
+		return 1;
+	}
+	if (o.json) {
+		json_object *root = json_object_new_object(), *r = json_object_new_object();
+
+		json_object_object_add(root, "wakesim_version", json_object_new_string("0.1.0"));
+		json_object_object_add(root, "machine", json_object_new_string(m.name));
+		json_object_object_add(root, "nr_cpus", json_object_new_int(m.topo.nr_cpus));
+		json_object_object_add(root, "features", json_object_new_string(feats));
+		json_object_object_add(root, "seed", json_object_new_int64((int64_t)o.seed));
+		json_object_object_add(root, "workload", json_object_new_string(cmdline));
+		json_object_object_add(r, "value", json_object_new_double(res.result));
+		json_object_object_add(r, "unit", json_object_new_string(res.unit));
+		json_object_object_add(r, "higher_is_better",
+				       json_object_new_boolean(res.higher_is_better));
+		json_object_object_add(root, "result", r);
+		json_object_object_add(root, "output", json_object_new_string(report));
+		json_object_object_add(root, "metrics", metrics_json(&m, &mv));
+		fprintf(ob.f, "%s\n",
+			json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								     JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+	} else {
+		fputs(report, ob.f);
+		fprintf(ob.f, "\nwakesim: machine %s (%d CPUs), features %s, seed %llu\n", m.name,
+			m.topo.nr_cpus, feats, (unsigned long long)o.seed);
+		fprintf(ob.f, "  %-28s %14.6f %s\n", "result", res.result, res.unit);
+		metrics_print(ob.f, &m, &mv);
+	}
+	free(report);
+	machine_free(&m);
+	return out_commit(&ob, o.output) ? 1 : 0;
+}

@@ -1,0 +1,165 @@
+/*
+ * runner.c - one simulation end to end, and a fork()-based pool of them.
+ */
+#include "runner.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "workload/workload.h"
+
+/* Stop a run whose workload never finishes: an hour of simulated time. */
+#define MAX_SIM_NS (3600ULL * NSEC_PER_SEC)
+
+int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out, FILE *report)
+{
+	struct sim_config cfg = { .features = spec->features, .tunables = spec->tunables,
+				  .seed = seed, .allowed = spec->allowed, .max_sim_ns = MAX_SIM_NS };
+	struct sim sim;
+	struct workload *wl;
+	bool help;
+	const char *unit = "";
+
+	memset(out, 0, sizeof(*out));
+	wl = workload_create(spec->argc, spec->argv, &help, out->err, sizeof(out->err));
+	if (!wl)
+		return -1;
+	if (sim_init(&sim, spec->m, &cfg, out->err, sizeof(out->err))) {
+		wl->ops->free(wl);
+		return -1;
+	}
+	sim_set_workload(&sim, wl);
+	if (sim_run(&sim, out->err, sizeof(out->err))) {
+		sim_free(&sim);
+		return -1;
+	}
+	if (report)
+		wl->ops->report(&sim, wl, report);
+	out->result = wl->ops->result(&sim, wl, &unit, &out->higher_is_better);
+	snprintf(out->unit, sizeof(out->unit), "%s", unit);
+	out->met = sim.met;
+	out->ok = 1;
+	sim_free(&sim);
+	return 0;
+}
+
+int host_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t r = read(fd, p, len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+struct worker {
+	pid_t pid;
+	int fd;
+	int job;
+};
+
+int run_many(int n, const struct run_spec *const *specs, const uint64_t *seeds,
+	     struct run_outcome *out, int jobs, char *err, size_t errlen)
+{
+	if (jobs <= 1 || n <= 1) {
+		for (int i = 0; i < n; i++)
+			run_one(specs[i], seeds[i], &out[i], NULL);
+		return 0;
+	}
+	struct worker *w = calloc((size_t)jobs, sizeof(*w));
+	int next = 0, running = 0;
+
+	if (!w) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	fflush(NULL);
+	while (next < n || running) {
+		while (running < jobs && next < n) {
+			int fds[2], slot = 0;
+			pid_t pid;
+
+			while (w[slot].pid)
+				slot++;
+			if (pipe(fds)) {
+				snprintf(err, errlen, "pipe: %s", strerror(errno));
+				free(w);
+				return -1;
+			}
+			pid = fork();
+			if (pid < 0) {
+				snprintf(err, errlen, "fork: %s", strerror(errno));
+				close(fds[0]);
+				close(fds[1]);
+				free(w);
+				return -1;
+			}
+			if (pid == 0) {
+				struct run_outcome o;
+
+				close(fds[0]);
+				run_one(specs[next], seeds[next], &o, NULL);
+				_exit(write_all(fds[1], &o, sizeof(o)) ? 1 : 0);
+			}
+			close(fds[1]);
+			w[slot] = (struct worker){ pid, fds[0], next };
+			next++;
+			running++;
+		}
+		/* Collect the oldest worker first: order does not matter for output. */
+		for (int s = 0; s < jobs; s++) {
+			if (!w[s].pid)
+				continue;
+			struct run_outcome *o = &out[w[s].job];
+			int status;
+
+			if (read_all(w[s].fd, o, sizeof(*o))) {
+				memset(o, 0, sizeof(*o));
+				snprintf(o->err, sizeof(o->err), "worker process died");
+			}
+			close(w[s].fd);
+			waitpid(w[s].pid, &status, 0);
+			w[s].pid = 0;
+			running--;
+			break;
+		}
+	}
+	free(w);
+	return 0;
+}

@@ -1,0 +1,51 @@
+/*
+ * runner.h - run one simulation from a spec, and many in parallel.
+ *
+ * A spec is everything that decides a run except the seed: machine,
+ * features, tunables, CPU binding and the workload's command line. Runs
+ * with the same spec and seed give the same outcome on any machine, in
+ * any process: compare spreads its runs over worker processes (-j) and
+ * gathers them by index, so its output does not depend on -j.
+ */
+#ifndef WS_RUNNER_H
+#define WS_RUNNER_H
+
+#include "metrics/metrics.h"
+#include "sim/sim.h"
+
+struct run_spec {
+	const struct machine *m;
+	struct sched_features features;
+	struct sched_tunables tunables;
+	struct cpumask allowed;
+	int argc;
+	char **argv;		/* the workload's command line */
+};
+
+struct run_outcome {
+	int ok;			/* 1 if the run finished */
+	double result;		/* the benchmark's figure */
+	char unit[16];
+	bool higher_is_better;
+	struct metrics met;
+	char err[256];		/* why it failed, if !ok */
+};
+
+/*
+ * Run spec with seed; the workload's own report goes to report (may be
+ * NULL). Returns 0, or -1 with outcome->err.
+ */
+int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out, FILE *report);
+
+/*
+ * Run n jobs (job i = specs[i] with seeds[i]) on up to jobs worker
+ * processes; outcomes land in out[i]. Returns 0, or -1 if a worker could
+ * not be started (err set). Failed runs are marked in their outcome.
+ */
+int run_many(int n, const struct run_spec *const *specs, const uint64_t *seeds,
+	     struct run_outcome *out, int jobs, char *err, size_t errlen);
+
+/* Online CPUs of this host, for the default -j. */
+int host_cpus(void);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * pipe.c - pipe_write() and pipe_read() of fs/pipe.c (v6.12), in our code.
+ * Capacity is per slot, as in the kernel: there is no "free bytes" test.
+ */
+#include "pipe.h"
+
+void pipe_init(struct pipe *pp)
+{
+	*pp = (struct pipe){ 0 };
+	init_waitqueue_head(&pp->rd_wait);
+	init_waitqueue_head(&pp->wr_wait);
+	cacheline_init(&pp->line);
+	pp->data_cpu = -1;
+}
+
+static inline bool pipe_empty(const struct pipe *pp)
+{
+	return pp->head == pp->tail;
+}
+
+static inline bool pipe_full(const struct pipe *pp)
+{
+	return pp->head - pp->tail >= PIPE_DEF_BUFFERS;
+}
+
+/* Lock the pipe: pipe->mutex and the ring indices share a line. */
+static void pipe_lock(struct sim *sim, struct pipe *pp)
+{
+	u64 ns = cacheline_write(sim->m, &pp->line, sim->this_cpu);
+
+	sim->met.coherence_ns += ns;
+	charge(sim, ns);
+}
+
+/* copy_{from,to}_user of n bytes beyond the first cache line. */
+static void charge_copy(struct sim *sim, u64 n)
+{
+	if (n > 64)
+		charge(sim, (n - 64) * sim->m->costs.copy_ns_per_kib / 1024);
+}
+
+u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len, bool slept,
+	       bool *blocked)
+{
+	u64 done = 0;
+	bool was_empty, wake_next_writer = slept;
+
+	*blocked = false;
+	pipe_lock(sim, pp);
+	was_empty = pipe_empty(pp);
+	/* Merge into the last page when the whole chunk fits (len % PAGE != 0). */
+	if (!was_empty && len % PIPE_PAGE_SIZE) {
+		unsigned int last = (pp->head - 1) % PIPE_DEF_BUFFERS;
+		u64 chunk = len < PIPE_PAGE_SIZE ? len : len % PIPE_PAGE_SIZE;
+
+		if (pp->end[last] + chunk <= PIPE_PAGE_SIZE) {
+			pp->end[last] += (unsigned int)chunk;
+			done += chunk;
+		}
+	}
+	while (done < len) {
+		if (pipe_full(pp)) {
+			/* Wake readers before sleeping, then wait for a free slot. */
+			if (was_empty)
+				wake_up(sim, &pp->rd_wait, 1, WF_SYNC);
+			prepare_to_wait(&pp->wr_wait, p, true);
+			*blocked = true;
+			break;
+		}
+		unsigned int slot = pp->head % PIPE_DEF_BUFFERS;
+		u64 chunk = len - done < PIPE_PAGE_SIZE ? len - done : PIPE_PAGE_SIZE;
+
+		pp->off[slot] = 0;
+		pp->end[slot] = (unsigned int)chunk;
+		pp->head++;
+		done += chunk;
+	}
+	pp->bytes += done;
+	if (done) {
+		charge_copy(sim, done);
+		pp->data_cpu = sim->this_cpu;
+	}
+	if (*blocked)
+		return done;
+	if (pipe_full(pp))
+		wake_next_writer = false;
+	if (was_empty || pp->poll_usage)
+		wake_up(sim, &pp->rd_wait, 1, WF_SYNC);
+	if (wake_next_writer)
+		wake_up(sim, &pp->wr_wait, 1, WF_SYNC);
+	return done;
+}
+
+u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want, bool slept,
+	      bool *blocked)
+{
+	u64 done = 0;
+	bool wake_writer = false, wake_next_reader = slept;
+
+	*blocked = false;
+	pipe_lock(sim, pp);
+	while (done < want && !pipe_empty(pp)) {
+		unsigned int slot = pp->tail % PIPE_DEF_BUFFERS;
+		u64 avail = pp->end[slot] - pp->off[slot];
+		u64 chunk = want - done < avail ? want - done : avail;
+
+		pp->off[slot] += (unsigned int)chunk;
+		done += chunk;
+		if (pp->off[slot] == pp->end[slot]) {
+			/* Releasing a slot of a full pipe is what writers wait for. */
+			wake_writer |= pipe_full(pp);
+			pp->tail++;
+		}
+	}
+	if (!done) {
+		prepare_to_wait(&pp->rd_wait, p, true);
+		*blocked = true;
+		return 0;
+	}
+	pp->bytes -= done;
+	/* The data lines come from the writer's cache. */
+	if (pp->data_cpu >= 0) {
+		u64 lines = (done + 63) / 64;
+		u64 ns = lines * machine_c2c_ns(sim->m, pp->data_cpu, sim->this_cpu);
+
+		sim->met.coherence_ns += ns;
+		charge(sim, ns);
+	}
+	charge_copy(sim, done);
+	if (pipe_empty(pp))
+		wake_next_reader = false;
+	if (wake_writer)
+		wake_up(sim, &pp->wr_wait, 1, WF_SYNC);
+	if (wake_next_reader)
+		wake_up(sim, &pp->rd_wait, 1, WF_SYNC);
+	return done;
+}

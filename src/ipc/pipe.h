@@ -1,0 +1,48 @@
+/*
+ * pipe.h - anonymous pipes as fs/pipe.c (v6.12, plus v6.14's "pipe_read:
+ * don't wake up the writer if the pipe is still full") runs them: a ring
+ * of 16 page buffers; a write of at most a page goes whole into the last
+ * buffer if it fits there, else into a free slot, and blocks only when
+ * neither exists (so 40 writes of 100 bytes share a page and 640 fill the
+ * pipe). Readers are woken only when the pipe was empty (or has been
+ * polled), writers only when a read freed a slot of a full pipe; all
+ * wake-ups are WF_SYNC and one waiter at a time (exclusive waits), a woken
+ * writer or reader passing the wake-up on.
+ */
+#ifndef WS_PIPE_H
+#define WS_PIPE_H
+
+#include "wait.h"
+
+#define PIPE_DEF_BUFFERS 16
+#define PIPE_PAGE_SIZE 4096
+
+struct pipe {
+	unsigned int off[PIPE_DEF_BUFFERS];	/* read offset in each slot's page */
+	unsigned int end[PIPE_DEF_BUFFERS];	/* write end in each slot's page */
+	unsigned int head, tail;		/* slot counters, head - tail = in use */
+	u64 bytes;				/* buffered bytes */
+	bool poll_usage;			/* someone poll()ed: wake readers on every write */
+	struct wait_queue_head rd_wait, wr_wait;
+	struct cacheline line;			/* pipe->mutex, head, tail */
+	int data_cpu;				/* CPU that last wrote data, -1 none */
+};
+
+void pipe_init(struct pipe *pp);
+
+/*
+ * pipe_write() for task p on sim->this_cpu: write up to len bytes. Returns
+ * the bytes written now; if *blocked is set, p is queued on wr_wait and
+ * must sleep, then call again with the rest and slept = true. Costs
+ * (locking, copying, waking) are charged to sim->kcost_ns.
+ */
+u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len, bool slept,
+	       bool *blocked);
+/*
+ * pipe_read(): read up to want bytes; 0 with *blocked set means the pipe
+ * was empty and p is queued on rd_wait.
+ */
+u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want, bool slept,
+	      bool *blocked);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * unix.c - AF_UNIX stream send/receive and their wake-ups.
+ */
+#include "unix.h"
+
+#include <stdlib.h>
+
+/* sizeof(struct sk_buff) and sizeof(struct skb_shared_info), 64-aligned. */
+#define SKB_STRUCT_SIZE 256
+#define SKB_SHINFO_SIZE 320
+#define SKB_SMALL_HEAD 640	/* skb_small_head_cache object size */
+/* Largest send that goes in one skb: (sndbuf >> 1) - 64. */
+#define UNIX_MAX_SKB_LEN(sndbuf) (((sndbuf) >> 1) - 64)
+
+void unix_stream_init(struct unix_stream *us)
+{
+	*us = (struct unix_stream){ 0 };
+	us->wmem_alloc = 1;
+	us->sndbuf = UNIX_SNDBUF_DEFAULT;
+	init_waitqueue_head(&us->rx_wait);
+	init_waitqueue_head(&us->tx_wait);
+	cacheline_init(&us->line);
+	us->data_cpu = -1;
+}
+
+void unix_stream_free(struct unix_stream *us)
+{
+	free(us->q);
+	us->q = NULL;
+}
+
+/*
+ * A head of align64(len) + shared info comes from the 640-byte small-head
+ * cache when it fits, else from the power-of-two kmalloc cache above it.
+ * For 100 bytes: 640 + 256 = 896 (about 238 messages per sndbuf).
+ */
+u64 unix_skb_truesize(u64 len)
+{
+	u64 head = ((len + 63) & ~(u64)63) + SKB_SHINFO_SIZE;
+	u64 alloc = SKB_SMALL_HEAD;
+
+	if (head > SKB_SMALL_HEAD) {
+		alloc = 1024;
+		while (alloc < head)
+			alloc <<= 1;
+	}
+	return alloc + SKB_STRUCT_SIZE;
+}
+
+static void lock_queue(struct sim *sim, struct unix_stream *us)
+{
+	u64 ns = cacheline_write(sim->m, &us->line, sim->this_cpu);
+
+	sim->met.coherence_ns += ns;
+	charge(sim, ns);
+}
+
+static void queue_skb(struct unix_stream *us, struct unix_skb skb)
+{
+	if (us->qcount == us->qcap) {
+		int ncap = us->qcap ? 2 * us->qcap : 64;
+		struct unix_skb *nq = malloc(sizeof(*nq) * (size_t)ncap);
+
+		if (!nq)
+			abort(); /* the engine cannot continue without memory */
+		for (int i = 0; i < us->qcount; i++)
+			nq[i] = us->q[(us->qhead + i) % us->qcap];
+		free(us->q);
+		us->q = nq;
+		us->qcap = ncap;
+		us->qhead = 0;
+	}
+	us->q[(us->qhead + us->qcount) % us->qcap] = skb;
+	us->qcount++;
+}
+
+u64 unix_send(struct sim *sim, struct unix_stream *us, struct task_struct *p, u64 len,
+	      bool *blocked)
+{
+	u64 sent = 0;
+
+	*blocked = false;
+	while (sent < len) {
+		u64 size = len - sent;
+
+		if (size > UNIX_MAX_SKB_LEN(us->sndbuf))
+			size = UNIX_MAX_SKB_LEN(us->sndbuf);
+		/* sock_alloc_send_pskb(): room is checked before allocating. */
+		if (us->wmem_alloc >= us->sndbuf) {
+			prepare_to_wait(&us->tx_wait, p, false);
+			*blocked = true;
+			break;
+		}
+		struct unix_skb skb = { size, 0, unix_skb_truesize(size) };
+
+		us->wmem_alloc += skb.truesize;
+		lock_queue(sim, us);
+		queue_skb(us, skb);
+		if (size > 64)
+			charge(sim, (size - 64) * sim->m->costs.copy_ns_per_kib / 1024);
+		us->data_cpu = sim->this_cpu;
+		sent += size;
+		/* sock_def_readable(): wake readers if any sleep. */
+		if (waitqueue_active(&us->rx_wait))
+			wake_up(sim, &us->rx_wait, 1, WF_SYNC);
+	}
+	return sent;
+}
+
+u64 unix_recv(struct sim *sim, struct unix_stream *us, struct task_struct *p, u64 want,
+	      bool *blocked)
+{
+	u64 done = 0;
+
+	*blocked = false;
+	lock_queue(sim, us);
+	if (!us->qcount) {
+		prepare_to_wait(&us->rx_wait, p, false);
+		*blocked = true;
+		return 0;
+	}
+	while (done < want && us->qcount) {
+		struct unix_skb *skb = &us->q[us->qhead];
+		u64 chunk = want - done < skb->len - skb->consumed ? want - done
+								  : skb->len - skb->consumed;
+
+		skb->consumed += chunk;
+		done += chunk;
+		if (skb->consumed < skb->len)
+			break;
+		/* consume_skb() -> sock_wfree() -> unix_write_space(). */
+		us->wmem_alloc -= skb->truesize;
+		us->qhead = (us->qhead + 1) % us->qcap;
+		us->qcount--;
+		if ((us->wmem_alloc << 2) <= us->sndbuf && waitqueue_active(&us->tx_wait))
+			wake_up(sim, &us->tx_wait, 1, WF_SYNC);
+	}
+	if (us->data_cpu >= 0) {
+		u64 lines = (done + 63) / 64;
+		u64 ns = lines * machine_c2c_ns(sim->m, us->data_cpu, sim->this_cpu);
+
+		sim->met.coherence_ns += ns;
+		charge(sim, ns);
+	}
+	if (done > 64)
+		charge(sim, (done - 64) * sim->m->costs.copy_ns_per_kib / 1024);
+	return done;
+}

@@ -1,0 +1,43 @@
+/*
+ * unix.h - one direction of an AF_UNIX stream socket pair, after
+ * net/unix/af_unix.c and net/core/sock.c (v6.12): every send() is one skb
+ * queued to the peer and one sk_data_ready() (a WF_SYNC wake-up of readers);
+ * skbs are charged to the sender's sk_wmem_alloc by their truesize, and a
+ * sender blocks when that reaches sk_sndbuf (212992 bytes by default) and
+ * is woken, with every other blocked sender, when it falls to a quarter
+ * (unix_writable()). A receive copies across queued skbs.
+ */
+#ifndef WS_UNIX_H
+#define WS_UNIX_H
+
+#include "wait.h"
+
+#define UNIX_SNDBUF_DEFAULT 212992	/* sysctl_wmem_default on x86-64 */
+
+struct unix_skb {
+	u64 len, consumed, truesize;
+};
+
+struct unix_stream {
+	struct unix_skb *q;		/* ring of queued skbs */
+	int qhead, qcount, qcap;
+	u64 wmem_alloc;			/* sender's sk_wmem_alloc, starts at 1 */
+	u64 sndbuf;
+	struct wait_queue_head rx_wait;	/* the receiver's sk_sleep */
+	struct wait_queue_head tx_wait;	/* the sender's sk_sleep */
+	struct cacheline line;		/* receive queue lock and wmem counter */
+	int data_cpu;			/* CPU that last queued data, -1 none */
+};
+
+void unix_stream_init(struct unix_stream *us);
+void unix_stream_free(struct unix_stream *us);
+/* skb->truesize of a linear skb holding len bytes (x86-64 slab sizes). */
+u64 unix_skb_truesize(u64 len);
+/* unix_stream_sendmsg(): like pipe_write(); *blocked: wait for wmem. */
+u64 unix_send(struct sim *sim, struct unix_stream *us, struct task_struct *p, u64 len,
+	      bool *blocked);
+/* unix_stream_recvmsg(): like pipe_read(); *blocked: the queue is empty. */
+u64 unix_recv(struct sim *sim, struct unix_stream *us, struct task_struct *p, u64 want,
+	      bool *blocked);
+
+#endif

@@ -1,0 +1,393 @@
+/*
+ * core.c - task creation, try_to_wake_up() and the enqueue/dequeue core,
+ * after kernel/sched/core.c of v6.12 (try_to_wake_up(), ttwu_queue_cond(),
+ * ttwu_queue_wakelist(), sched_ttwu_pending(), ttwu_do_activate(),
+ * wake_up_new_task(), set_task_cpu(), resched_curr()).
+ *
+ * Timing: the wake-up decision is taken at sim->now on the waker's CPU and
+ * costs what select_task_rq() read; the enqueue (or the wake-list entry and
+ * its IPI) happens when that work is done, at now + the cost accumulated so
+ * far. In that window other CPUs still see the target as it was, which is
+ * the race SIS_SHORT (S4) is about. The per-task pi_lock is implicit: a
+ * task being woken is TASK_WAKING and a second wake-up of it is a no-op.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+#include "pelt.h"
+#include "topology.h"
+
+struct task_struct *current_task(struct sim *sim)
+{
+	return sim->this_cpu >= 0 ? sim->rq[sim->this_cpu].curr : NULL;
+}
+
+int sim_new_mm(struct sim *sim)
+{
+	return ++sim->next_mm_id;
+}
+
+struct task_struct *task_create(struct sim *sim, const char *comm, task_step_fn step_fn,
+				void *prog, int mm_id, struct task_struct *parent)
+{
+	struct task_struct *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	if (sim->nr_tasks == sim->cap_tasks) {
+		int ncap = sim->cap_tasks ? 2 * sim->cap_tasks : 64;
+		struct task_struct **t = realloc(sim->tasks, sizeof(*t) * (size_t)ncap);
+
+		if (!t) {
+			free(p);
+			return NULL;
+		}
+		sim->tasks = t;
+		sim->cap_tasks = ncap;
+	}
+	sim->tasks[sim->nr_tasks++] = p;
+	sim->nr_alive++;
+	p->pid = sim->nr_tasks;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	p->__state = TASK_NEW;
+	p->step_fn = step_fn;
+	p->prog = prog;
+	p->mm_id = mm_id;
+	p->parent = parent;
+	if (parent)
+		parent->nr_children_alive++;
+	p->cpus_mask = sim->cfg.allowed;
+	p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
+	/* sched_cgroup_fork(): a child starts on its parent's current CPU. */
+	p->cpu = parent && parent->on_cpu ? parent->cpu
+					  : (sim->this_cpu >= 0 ? sim->this_cpu : 0);
+	if (!cpumask_test_cpu(p->cpu, &p->cpus_mask))
+		p->cpu = cpumask_first(&p->cpus_mask);
+	p->wake_cpu = p->cpu;
+	p->recent_used_cpu = p->cpu;
+	p->last_ran_cpu = -1;
+	p->se.weight = 1024; /* nice 0 */
+	p->se.rq_idx = -1;
+	p->se.slice = sim->tun->base_slice_ns;
+	event_init(&p->ev_wake, EV_WAKE_ENQUEUE, 0, p);
+	return p;
+}
+
+static enum migr_class migr_class_of(struct sim *sim, int from, int to)
+{
+	const struct cpu_topo *a = &sim->m->topo.cpu[from], *b = &sim->m->topo.cpu[to];
+
+	if (a->node != b->node)
+		return MIGR_CROSS_NODE;
+	if (a->llc != b->llc)
+		return MIGR_CROSS_LLC;
+	return MIGR_LLC;
+}
+
+/*
+ * set_task_cpu(): p (not running, not queued) moves; its PELT sums leave
+ * the old CPU's cfs_rq (migrate_task_rq_fair()) and join the new one at the
+ * next enqueue.
+ */
+void set_task_cpu(struct sim *sim, struct task_struct *p, int new_cpu)
+{
+	int old = task_cpu(p);
+
+	if (old == new_cpu)
+		return;
+	sim->met.migrations[migr_class_of(sim, old, new_cpu)]++;
+	pelt_update(&sim->rq[old].cfs.avg, sim->now, sim->rq[old].cfs.load,
+		    sim->rq[old].cfs.nr_queued, sim->rq[old].cfs.curr != NULL, 1);
+	pelt_update(&p->se.avg, sim->now, 0, 0, 0, p->se.weight);
+	pelt_detach(&sim->rq[old].cfs.avg, &p->se.avg);
+	p->attach_pending = true;
+	p->cpu = new_cpu;
+	p->wake_cpu = new_cpu;
+}
+
+static void rq_line_write(struct sim *sim, struct rq *rq)
+{
+	if (sim->this_cpu < 0)
+		return;
+	u64 ns = cacheline_write(sim->m, &rq->line, sim->this_cpu);
+
+	sim->met.coherence_ns += ns;
+	charge(sim, ns);
+}
+
+void activate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int flags)
+{
+	if (p->attach_pending) {
+		flags |= ENQUEUE_MIGRATED;
+		p->attach_pending = false;
+	}
+	enqueue_entity(sim, rq, &p->se, flags);
+	rq->nr_running++;
+	if (rq->nr_running == 2)
+		sim->nr_overloaded++;
+	rq_line_write(sim, rq);
+}
+
+void deactivate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int flags)
+{
+	dequeue_entity(sim, rq, &p->se, flags);
+	if (rq->nr_running == 2)
+		sim->nr_overloaded--;
+	rq->nr_running--;
+	rq_line_write(sim, rq);
+	if (flags & DEQUEUE_SLEEP) {
+		/*
+		 * S4 patch 1/2 "Record the average duration of a task": CPU
+		 * time between two voluntary sleeps, update_avg() weight 1/8.
+		 */
+		s64 dur = (s64)(p->se.sum_exec_runtime - p->prev_sleep_sum_runtime);
+
+		p->prev_sleep_sum_runtime = p->se.sum_exec_runtime;
+		p->dur_avg = (u64)((s64)p->dur_avg + (dur - (s64)p->dur_avg) / 8);
+	}
+}
+
+void resched_curr(struct sim *sim, struct rq *rq)
+{
+	if (rq->need_resched)
+		return;
+	rq->need_resched = true;
+	if (rq->cpu == sim->this_cpu && rq->mode != CPU_MODE_IDLE)
+		return; /* the local CPU acts at its next preemption point */
+	switch (rq->mode) {
+	case CPU_MODE_EXITING:
+		return; /* schedule() runs when the exit completes */
+	case CPU_MODE_IDLE:
+		if (sim->m->idle[rq->idle_state].polling) {
+			/* set_nr_and_not_polling(): the poll loop sees the flag. */
+			send_ipi(sim, rq->cpu, sim->m->costs.poll_wake_ns);
+			return;
+		}
+		break;
+	case CPU_MODE_RUNNING:
+		break;
+	}
+	charge(sim, sim->m->costs.ipi_send_ns);
+	sim->met.ipis++;
+	send_ipi(sim, rq->cpu, sim->m->costs.ipi_latency_ns);
+}
+
+/*
+ * check_preempt_wakeup_fair() of v6.12 with NEXT_BUDDY off (mainline's
+ * default): the idle task always yields; otherwise the wakee preempts iff
+ * pick_eevdf() would now choose it. WF_SYNC plays no part here.
+ */
+void wakeup_preempt(struct sim *sim, struct rq *rq, struct task_struct *p, int wake_flags)
+{
+	struct task_struct *curr = rq->curr;
+
+	(void)wake_flags;
+	if (!curr) {
+		resched_curr(sim, rq);
+		return;
+	}
+	if (curr == p || rq->need_resched || !sched_feat(WAKEUP_PREEMPTION))
+		return;
+	if (update_curr(sim, rq)) {
+		resched_curr(sim, rq);
+		return;
+	}
+	if (pick_eevdf(sim, &rq->cfs) == &p->se)
+		resched_curr(sim, rq);
+}
+
+/* ttwu_do_activate(): enqueue a woken task and see if it preempts. */
+static void ttwu_do_activate(struct sim *sim, struct rq *rq, struct task_struct *p,
+			     int wake_flags)
+{
+	int en_flags = ENQUEUE_WAKEUP;
+
+	activate_task(sim, rq, p, en_flags);
+	p->__state = TASK_RUNNING;
+	p->runnable_since = sim->now;
+	wakeup_preempt(sim, rq, p, wake_flags);
+	if (rq->idle_stamp) {
+		/* update_avg() of the idle period this wake-up ends. */
+		s64 delta = (s64)(sim->now - rq->idle_stamp);
+		u64 max = 2 * rq->max_idle_balance_cost;
+
+		rq->avg_idle = (u64)((s64)rq->avg_idle + (delta - (s64)rq->avg_idle) / 8);
+		if (rq->avg_idle > max)
+			rq->avg_idle = max;
+		rq->idle_stamp = 0;
+	}
+}
+
+/*
+ * ttwu_queue_cond() of v6.12: use the target's wake list when it is in
+ * another LLC (do not touch remote cache lines) or, within the LLC, when
+ * its runqueue is empty; never for the local CPU.
+ */
+static bool ttwu_queue_cond(struct sim *sim, struct task_struct *p, int cpu)
+{
+	if (!cpumask_test_cpu(cpu, &p->cpus_mask))
+		return false;
+	if (!doms_share_cache(&sim->doms, sim->this_cpu, cpu))
+		return true;
+	if (cpu == sim->this_cpu)
+		return false;
+	return sim->rq[cpu].nr_running == 0;
+}
+
+/* The wake-list add happens now: ttwu_pending, and an IPI if the list was empty. */
+static void ttwu_queue_wakelist(struct sim *sim, struct task_struct *p, int cpu)
+{
+	struct rq *rq = cpu_rq(sim, cpu);
+	bool was_empty = !rq->wake_list;
+
+	rq->ttwu_pending++;
+	p->wake_entry = NULL;
+	if (was_empty) {
+		rq->wake_list = p;
+	} else {
+		struct task_struct *t = rq->wake_list;
+
+		while (t->wake_entry)
+			t = t->wake_entry;
+		t->wake_entry = p;
+	}
+	sim->met.wake_remote_queued++;
+	if (!was_empty)
+		return;
+	/* call_function_single_prep_ipi(): a polling idle CPU needs no IPI. */
+	if (rq->mode == CPU_MODE_IDLE && sim->m->idle[rq->idle_state].polling) {
+		rq->need_resched = true;
+		send_ipi(sim, cpu, sim->m->costs.poll_wake_ns);
+	} else {
+		sim->met.ipis++;
+		send_ipi(sim, cpu, sim->m->costs.ipi_latency_ns);
+	}
+}
+
+void sched_ttwu_pending(struct sim *sim, struct rq *rq)
+{
+	struct task_struct *p = rq->wake_list;
+
+	rq->wake_list = NULL;
+	while (p) {
+		struct task_struct *next = p->wake_entry;
+
+		p->wake_entry = NULL;
+		p->wake_queued = false;
+		rq->ttwu_pending--;
+		ttwu_do_activate(sim, rq, p, p->wake_flags);
+		p = next;
+	}
+	rq->ttwu_pending = 0;
+	rq_line_write(sim, rq);
+}
+
+/* EV_WAKE_ENQUEUE: the waker's CPU finished selecting and now enqueues. */
+void ttwu_queue_event(struct sim *sim, struct task_struct *p)
+{
+	int cpu = task_cpu(p);
+	struct rq *rq = cpu_rq(sim, cpu);
+
+	sim->this_cpu = p->wake_from_cpu;
+	sim->kcost_ns = 0;
+	if (p->wake_via_list) {
+		ttwu_queue_wakelist(sim, p, cpu);
+	} else {
+		p->wake_queued = false;
+		ttwu_do_activate(sim, rq, p, p->wake_flags);
+	}
+	/* Costs of this step were charged to the waker at decision time. */
+	sim->kcost_ns = 0;
+	sim->this_cpu = -1;
+}
+
+static int select_task_rq(struct sim *sim, struct task_struct *p, int prev_cpu, int wake_flags)
+{
+	int cpu;
+
+	if (p->nr_cpus_allowed > 1)
+		cpu = select_task_rq_fair(sim, p, prev_cpu, wake_flags);
+	else
+		cpu = cpumask_first(&p->cpus_mask);
+	if (cpu < 0 || cpu >= sim->nr_cpus || !cpumask_test_cpu(cpu, &p->cpus_mask))
+		cpu = cpumask_first(&p->cpus_mask); /* select_fallback_rq() */
+	return cpu;
+}
+
+int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
+{
+	const struct costs *k = &sim->m->costs;
+	int this_cpu = sim->this_cpu;
+
+	wake_flags |= WF_TTWU;
+	if (p->__state == TASK_RUNNING || p->__state == TASK_WAKING ||
+	    p->__state == TASK_DEAD || p->__state == TASK_NEW)
+		return 0;
+	charge(sim, k->ttwu_ns);
+	if (p->se.on_rq) {
+		/* ttwu_runnable(): still queued (it had not finished blocking). */
+		p->__state = TASK_RUNNING;
+		return 1;
+	}
+	p->__state = TASK_WAKING;
+	sim->met.wakeups++;
+
+	int prev = p->wake_cpu;
+	int cpu = select_task_rq(sim, p, prev, wake_flags);
+
+	if (idle_cpu(sim, cpu))
+		sim->met.wake_idle++;
+	if (cpu == this_cpu)
+		sim->met.wake_waker_cpu++;
+	if (cpu == prev)
+		sim->met.wake_prev_cpu++;
+	if (cpu != task_cpu(p)) {
+		wake_flags |= WF_MIGRATED;
+		set_task_cpu(sim, p, cpu);
+	}
+	p->wake_flags = wake_flags;
+	p->wake_from_cpu = this_cpu;
+	p->wake_via_list = sched_feat(TTWU_QUEUE) && this_cpu >= 0 &&
+			   ttwu_queue_cond(sim, p, cpu);
+	if (cpu == this_cpu || this_cpu < 0) {
+		/* Local: the rq lock is ours, enqueue right away. */
+		ttwu_do_activate(sim, cpu_rq(sim, cpu), p, wake_flags);
+		return 1;
+	}
+	/* Remote: the wake-list entry or the locked enqueue happens once the
+	 * selection work is done; price the remote rq line now. */
+	if (!p->wake_via_list) {
+		u64 ns = cacheline_write(sim->m, &sim->rq[cpu].line, this_cpu);
+
+		sim->met.coherence_ns += ns;
+		charge(sim, ns);
+	} else {
+		charge(sim, k->ipi_send_ns);
+	}
+	p->wake_queued = true;
+	evq_schedule(&sim->evq, &p->ev_wake, sim->now + sim->kcost_ns);
+	return 1;
+}
+
+void wake_up_new_task(struct sim *sim, struct task_struct *p)
+{
+	struct rq *rq;
+	int cpu;
+
+	p->__state = TASK_RUNNING;
+	p->recent_used_cpu = task_cpu(p);
+	cpu = select_task_rq(sim, p, task_cpu(p), WF_FORK);
+	p->cpu = cpu;
+	p->wake_cpu = cpu;
+	rq = cpu_rq(sim, cpu);
+	pelt_update(&rq->cfs.avg, sim->now, rq->cfs.load, rq->cfs.nr_queued,
+		    rq->cfs.curr != NULL, 1);
+	pelt_init_task(&p->se.avg, &rq->cfs.avg, rq->cfs.avg.load_avg, p->se.weight,
+		       sim->m->topo.cpu[cpu].capacity, sim->now);
+	p->attach_pending = true;
+	p->runnable_since = sim->now;
+	sim->met.forks++;
+	activate_task(sim, rq, p, ENQUEUE_INITIAL);
+	wakeup_preempt(sim, rq, p, WF_FORK);
+}

@@ -1,0 +1,383 @@
+/*
+ * eevdf.c - the fair runqueue: EEVDF pick, placement and accounting, after
+ * kernel/sched/fair.c of v6.12 (avg_vruntime(), entity_eligible(),
+ * place_entity(), update_entity_lag(), update_curr(), update_deadline(),
+ * pick_eevdf(), set_next_entity(), put_prev_entity()), plus the PELT and
+ * util_est glue of enqueue/dequeue.
+ *
+ * The kernel keeps queued entities in an rbtree ordered by deadline and
+ * augmented with subtree min_vruntime; we keep a small array per CPU and
+ * scan it, which gives the same pick (earliest eligible deadline, ties to
+ * the earliest enqueued) at the queue lengths simulated. Not modelled:
+ * DELAY_DEQUEUE (sleepers are dequeued at once), custom slices, cgroups.
+ */
+#include <stdlib.h>
+
+#include "kernel.h"
+#include "pelt.h"
+
+void cfs_rq_init(struct cfs_rq *cfs)
+{
+	*cfs = (struct cfs_rq){ 0 };
+}
+
+void cfs_rq_free(struct cfs_rq *cfs)
+{
+	free(cfs->queue);
+	cfs->queue = NULL;
+}
+
+static void queue_add(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
+{
+	if (cfs->nr_queue == cfs->cap_queue) {
+		int ncap = cfs->cap_queue ? 2 * cfs->cap_queue : 8;
+		struct sched_entity **q = realloc(cfs->queue, sizeof(*q) * (size_t)ncap);
+
+		if (!q)
+			abort(); /* the engine cannot continue without memory */
+		cfs->queue = q;
+		cfs->cap_queue = ncap;
+	}
+	se->rq_idx = cfs->nr_queue;
+	se->enqueue_seq = sim->enqueue_seq++;
+	cfs->queue[cfs->nr_queue++] = se;
+}
+
+static void queue_del(struct cfs_rq *cfs, struct sched_entity *se)
+{
+	int i = se->rq_idx;
+
+	cfs->queue[i] = cfs->queue[--cfs->nr_queue];
+	cfs->queue[i]->rq_idx = i;
+	se->rq_idx = -1;
+}
+
+/*
+ * V, the load-weighted average vruntime of the queued entities and of curr
+ * while it is runnable. Computed relative to the last V (min_vruntime here
+ * plays the role of the kernel's zero_vruntime) and floored toward -inf.
+ */
+u64 avg_vruntime(struct cfs_rq *cfs)
+{
+	__int128 sum = 0;
+	long long load = 0;
+	u64 ref = cfs->min_vruntime;
+
+	for (int i = 0; i < cfs->nr_queue; i++) {
+		struct sched_entity *se = cfs->queue[i];
+
+		sum += (__int128)(s64)(se->vruntime - ref) * (s64)se->weight;
+		load += (long long)se->weight;
+	}
+	if (cfs->curr && cfs->curr->on_rq) {
+		sum += (__int128)(s64)(cfs->curr->vruntime - ref) * (s64)cfs->curr->weight;
+		load += (long long)cfs->curr->weight;
+	}
+	if (load) {
+		__int128 q = sum / load;
+
+		if (sum < 0 && q * load != sum)
+			q--;
+		ref += (u64)(s64)q;
+	}
+	cfs->min_vruntime = ref;
+	return ref;
+}
+
+/*
+ * entity_eligible(): lag >= 0, i.e. vruntime <= V, tested exactly as
+ * sum(w * (v - ref)) >= (v_se - ref) * sum(w), without the division.
+ */
+bool entity_eligible(struct cfs_rq *cfs, struct sched_entity *se)
+{
+	__int128 sum = 0;
+	long long load = 0;
+	u64 ref = cfs->min_vruntime;
+
+	for (int i = 0; i < cfs->nr_queue; i++) {
+		struct sched_entity *e = cfs->queue[i];
+
+		sum += (__int128)(s64)(e->vruntime - ref) * (s64)e->weight;
+		load += (long long)e->weight;
+	}
+	if (cfs->curr && cfs->curr->on_rq) {
+		sum += (__int128)(s64)(cfs->curr->vruntime - ref) * (s64)cfs->curr->weight;
+		load += (long long)cfs->curr->weight;
+	}
+	return sum >= (__int128)(s64)(se->vruntime - ref) * load;
+}
+
+/* Runnable weight on the cfs_rq: queued entities plus a runnable curr. */
+static unsigned long cfs_load(struct cfs_rq *cfs)
+{
+	unsigned long load = 0;
+
+	for (int i = 0; i < cfs->nr_queue; i++)
+		load += cfs->queue[i]->weight;
+	if (cfs->curr && cfs->curr->on_rq)
+		load += cfs->curr->weight;
+	return load;
+}
+
+/* RUN_TO_PARITY: curr keeps the CPU until it gets a new deadline. */
+static inline bool protect_slice(const struct sched_entity *se)
+{
+	return se->vprot == se->deadline;
+}
+
+/*
+ * update_deadline(): once vruntime reaches the deadline, request a new
+ * slice. Returns true if a new deadline was set.
+ */
+static bool update_deadline(struct sim *sim, struct sched_entity *se)
+{
+	if ((s64)(se->vruntime - se->deadline) < 0)
+		return false;
+	se->slice = sim->tun->base_slice_ns;
+	se->deadline = se->vruntime + calc_delta_fair(se->slice, se);
+	return true;
+}
+
+/*
+ * update_curr(): charge curr the time since exec_start. Returns true if it
+ * reached its deadline while others are queued (the caller reschedules).
+ */
+bool update_curr(struct sim *sim, struct rq *rq)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+	struct sched_entity *curr = cfs->curr;
+
+	if (!curr)
+		return false;
+	u64 now = sim->now;
+
+	if (now <= curr->exec_start)
+		return false;
+	u64 delta = now - curr->exec_start;
+
+	curr->exec_start = now;
+	curr->sum_exec_runtime += delta;
+	curr->vruntime += calc_delta_fair(delta, curr);
+	bool resched = update_deadline(sim, curr);
+
+	return resched && cfs->nr_queued > 1;
+}
+
+/*
+ * pick_eevdf(): the eligible entity with the earliest virtual deadline;
+ * curr is kept while RUN_TO_PARITY protects it and it is eligible.
+ */
+struct sched_entity *pick_eevdf(struct sim *sim, struct cfs_rq *cfs)
+{
+	struct sched_entity *curr = cfs->curr, *best = NULL;
+
+	if (cfs->nr_queued == 1)
+		return curr && curr->on_rq ? curr : (cfs->nr_queue ? cfs->queue[0] : NULL);
+	if (curr && (!curr->on_rq || !entity_eligible(cfs, curr)))
+		curr = NULL;
+	if (sched_feat(RUN_TO_PARITY) && curr && protect_slice(curr))
+		return curr;
+	for (int i = 0; i < cfs->nr_queue; i++) {
+		struct sched_entity *se = cfs->queue[i];
+
+		if (best && ((s64)(se->deadline - best->deadline) > 0 ||
+			     (se->deadline == best->deadline && se->enqueue_seq > best->enqueue_seq)))
+			continue;
+		if (!entity_eligible(cfs, se))
+			continue;
+		best = se;
+	}
+	if (!best || (curr && (s64)(curr->deadline - best->deadline) < 0))
+		best = curr;
+	if (!best && cfs->nr_queue) {
+		/* Nothing eligible can only come from rounding: take the earliest deadline. */
+		best = cfs->queue[0];
+		for (int i = 1; i < cfs->nr_queue; i++)
+			if ((s64)(cfs->queue[i]->deadline - best->deadline) < 0)
+				best = cfs->queue[i];
+	}
+	return best;
+}
+
+/*
+ * place_entity(): join at V minus the saved lag (inflated so the lag
+ * survives our own weight joining the average), deadline one virtual
+ * slice later (half a slice for a new task with PLACE_DEADLINE_INITIAL).
+ */
+static void place_entity(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *se,
+			 int flags)
+{
+	u64 vruntime = avg_vruntime(cfs);
+	s64 lag = 0;
+
+	se->slice = sim->tun->base_slice_ns;
+	u64 vslice = calc_delta_fair(se->slice, se);
+
+	if (sched_feat(PLACE_LAG) && cfs->nr_queued) {
+		long long load = (long long)cfs_load(cfs);
+
+		lag = se->vlag;
+		if (!load)
+			load = 1;
+		lag = (s64)((__int128)lag * (load + (long long)se->weight) / load);
+	}
+	se->vruntime = vruntime - (u64)lag;
+	if (se->rel_deadline) {
+		/* PLACE_REL_DEADLINE: a migrated task keeps its relative deadline. */
+		se->deadline += se->vruntime;
+		se->rel_deadline = false;
+		return;
+	}
+	if (sched_feat(PLACE_DEADLINE_INITIAL) && (flags & ENQUEUE_INITIAL))
+		vslice /= 2;
+	se->deadline = se->vruntime + vslice;
+}
+
+/* update_entity_lag(): vlag = V - v, clamped to max(2 slices, a tick). */
+static void update_entity_lag(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
+{
+	u64 span = 2 * se->slice > sim->tun->tick_ns ? 2 * se->slice : sim->tun->tick_ns;
+	s64 limit = (s64)calc_delta_fair(span, se);
+	s64 lag = (s64)(avg_vruntime(cfs) - se->vruntime);
+
+	if (lag > limit)
+		lag = limit;
+	if (lag < -limit)
+		lag = -limit;
+	se->vlag = lag;
+}
+
+unsigned long task_util(const struct task_struct *p)
+{
+	return p->se.avg.util_avg;
+}
+
+static unsigned long task_util_est(const struct task_struct *p)
+{
+	unsigned long est = task_util_est_raw(&p->se.avg);
+
+	return est > p->se.avg.util_avg ? est : p->se.avg.util_avg;
+}
+
+/* update_load_avg() for a task entity and its cfs_rq, at sim->now. */
+void update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	if (se)
+		pelt_update(&se->avg, sim->now, !!se->on_rq, !!se->on_rq, cfs->curr == se,
+			    se->weight);
+	pelt_update(&cfs->avg, sim->now, cfs->load, cfs->nr_queued, cfs->curr != NULL, 1);
+}
+
+void enqueue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	if (cfs->curr && update_curr(sim, rq))
+		resched_curr(sim, rq);
+	/* Bring the blocked entity's signals up to now before they count again. */
+	pelt_update(&se->avg, sim->now, 0, 0, 0, se->weight);
+	update_load_avg_se(sim, rq, NULL);
+	if (flags & ENQUEUE_MIGRATED) {
+		pelt_attach(&cfs->avg, &se->avg);
+	}
+	if (sched_feat(UTIL_EST))
+		cfs->util_est += task_util_est_raw(&se->avg);
+	place_entity(sim, cfs, se, flags);
+	cfs->load += se->weight;
+	cfs->nr_queued++;
+	if (se != cfs->curr)
+		queue_add(sim, cfs, se);
+	se->on_rq = 1;
+}
+
+void dequeue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	if (update_curr(sim, rq))
+		resched_curr(sim, rq);
+	update_load_avg_se(sim, rq, se);
+	if (sched_feat(UTIL_EST)) {
+		unsigned int est = task_util_est_raw(&se->avg);
+
+		cfs->util_est = cfs->util_est > est ? cfs->util_est - est : 0;
+	}
+	update_entity_lag(sim, cfs, se);
+	if (!(flags & DEQUEUE_SLEEP)) {
+		/* A migration keeps its deadline relative to vruntime. */
+		se->deadline -= se->vruntime;
+		se->rel_deadline = true;
+	}
+	if (se != cfs->curr)
+		queue_del(cfs, se);
+	se->on_rq = 0;
+	cfs->load -= se->weight;
+	cfs->nr_queued--;
+	if ((flags & DEQUEUE_SLEEP) && sched_feat(UTIL_EST))
+		util_est_update(&se->avg, rq->cpu_capacity);
+}
+
+/* set_next_entity(): se leaves the queue to run; protect its slice. */
+void set_next_entity(struct sim *sim, struct rq *rq, struct sched_entity *se)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	if (se->on_rq) {
+		queue_del(cfs, se);
+		update_load_avg_se(sim, rq, se);
+		se->vprot = se->deadline;
+	}
+	cfs->curr = se;
+	se->exec_start = sim->now;
+	se->prev_sum_exec_runtime = se->sum_exec_runtime;
+}
+
+/* put_prev_entity(): curr stops running; a runnable one goes back in the queue. */
+void put_prev_entity(struct sim *sim, struct rq *rq, struct sched_entity *prev)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	if (prev->on_rq) {
+		update_curr(sim, rq);
+		update_load_avg_se(sim, rq, prev);
+		queue_add(sim, cfs, prev);
+	}
+	cfs->curr = NULL;
+}
+
+unsigned long cpu_load(struct sim *sim, int cpu)
+{
+	return sim->rq[cpu].cfs.avg.load_avg;
+}
+
+/*
+ * cpu_util() of v6.12 without boost: the CPU's util_avg with p's
+ * contribution removed (p is accounted here and moves away) or added
+ * (p moves here), floored by util_est, capped at the CPU's capacity.
+ */
+unsigned long cpu_util(struct sim *sim, int cpu, struct task_struct *p, int dst_cpu)
+{
+	struct cfs_rq *cfs = &sim->rq[cpu].cfs;
+	unsigned long util = cfs->avg.util_avg;
+	unsigned long cap = sim->m->topo.cpu[cpu].capacity;
+
+	if (p) {
+		if (task_cpu(p) == cpu && dst_cpu != cpu)
+			util = util > task_util(p) ? util - task_util(p) : 0;
+		else if (task_cpu(p) != cpu && dst_cpu == cpu)
+			util += task_util(p);
+	}
+	if (sched_feat(UTIL_EST)) {
+		unsigned long est = cfs->util_est;
+
+		if (p && dst_cpu == cpu && task_cpu(p) != cpu)
+			est += task_util_est(p);
+		else if (p && task_cpu(p) == cpu && dst_cpu != cpu && p->se.on_rq)
+			est = est > task_util_est(p) ? est - task_util_est(p) : 0;
+		if (est > util)
+			util = est;
+	}
+	return util < cap ? util : cap;
+}

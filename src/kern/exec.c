@@ -1,0 +1,371 @@
+/*
+ * exec.c - what a CPU does between scheduling decisions: it runs its
+ * current task's work at its current speed, takes ticks and IPIs, and
+ * calls __schedule() (here schedule()) when the task blocks, exits or is
+ * preempted.
+ *
+ * A running task's time is split in pieces, in order: kernel work
+ * (kwork_left: syscall bodies, wake-up paths, context switches; not
+ * preemptible, as on a PREEMPT_VOLUNTARY distro kernel), cache refill after
+ * a migration (cold_ns) and the step's own work (work_left, kernel or
+ * user). The CPU has one pending event, the end of its current piece;
+ * work is nominal ns, converted to time with the CPU's speed (100%, or
+ * smt_speed_pct while its SMT sibling also runs: DESIGN.md principle 3).
+ */
+#include <stdlib.h>
+
+#include "kernel.h"
+#include "pelt.h"
+
+static inline bool preemptible(const struct task_struct *p)
+{
+	return p->kwork_left == 0 && (p->cold_ns || !p->step_kernel);
+}
+
+static inline u64 *current_piece(struct task_struct *p)
+{
+	if (p->kwork_left)
+		return &p->kwork_left;
+	if (p->cold_ns)
+		return &p->cold_ns;
+	return &p->work_left;
+}
+
+void cpu_sync(struct sim *sim, struct rq *rq)
+{
+	struct task_struct *p = rq->curr;
+	u64 now = sim->now;
+
+	if (rq->mode != CPU_MODE_RUNNING || !p || now <= rq->seg_start) {
+		if (now > rq->seg_start)
+			rq->seg_start = now;
+		return;
+	}
+	u64 elapsed = now - rq->seg_start;
+
+	rq->busy_ns += elapsed;
+	sim->met.busy_ns += elapsed;
+	rq->seg_start = now;
+	if (now >= rq->piece_end) {
+		/* The armed piece ended exactly: no rounding residue. */
+		*current_piece(p) = 0;
+		return;
+	}
+	u64 progress = elapsed * rq->speed_pct / 100;
+
+	while (progress) {
+		u64 *piece = current_piece(p);
+
+		if (!*piece)
+			break;
+		u64 d = progress < *piece ? progress : *piece;
+
+		*piece -= d;
+		progress -= d;
+	}
+}
+
+void cpu_arm(struct sim *sim, struct rq *rq)
+{
+	struct task_struct *p = rq->curr;
+	u64 size = *current_piece(p);
+	u64 dur = (size * 100 + rq->speed_pct - 1) / rq->speed_pct;
+
+	rq->seg_start = sim->now;
+	rq->piece_end = sim->now + dur;
+	evq_schedule(&sim->evq, &rq->ev_run, rq->piece_end);
+}
+
+static bool cpu_busy(const struct rq *rq)
+{
+	return rq->mode != CPU_MODE_IDLE;
+}
+
+void smt_update(struct sim *sim, int cpu)
+{
+	const struct topology *t = &sim->m->topo;
+
+	if (t->smt_width < 2)
+		return;
+	int core = t->cpu[cpu].core;
+
+	for (int s = 0; s < sim->nr_cpus; s++) {
+		if (t->cpu[s].core != core)
+			continue;
+		struct rq *rq = &sim->rq[s];
+		bool sibling_busy = false;
+
+		for (int o = 0; o < sim->nr_cpus; o++)
+			if (o != s && t->cpu[o].core == core && cpu_busy(&sim->rq[o]))
+				sibling_busy = true;
+		unsigned int speed = sibling_busy ? sim->m->costs.smt_speed_pct : 100;
+
+		if (speed == rq->speed_pct)
+			continue;
+		cpu_sync(sim, rq);
+		rq->speed_pct = speed;
+		if (rq->mode == CPU_MODE_RUNNING && rq->curr)
+			cpu_arm(sim, rq);
+	}
+}
+
+void send_ipi(struct sim *sim, int cpu, u64 latency_ns)
+{
+	struct rq *rq = &sim->rq[cpu];
+	u64 when = sim->now + sim->kcost_ns + latency_ns;
+
+	if (event_queued(&rq->ev_ipi) && rq->ev_ipi.time <= when)
+		return;
+	evq_schedule(&sim->evq, &rq->ev_ipi, when);
+}
+
+/*
+ * Cache refill owed by a task arriving on cpu from where its data is:
+ * working-set lines fetched at the c2c latency of the move, overlapped
+ * cold_mlp at a time (docs/costs.md). Same core (SMT) costs nothing.
+ */
+static u64 cold_penalty(struct sim *sim, struct task_struct *p, int cpu)
+{
+	if (p->last_ran_cpu < 0 || p->last_ran_cpu == cpu || !p->wss_bytes)
+		return 0;
+	enum c2c_class k = machine_c2c_class(sim->m, p->last_ran_cpu, cpu);
+
+	if (k <= C2C_SMT)
+		return 0;
+	u64 lines = p->wss_bytes / 64;
+
+	return lines * sim->m->costs.c2c_ns[k] / sim->m->costs.cold_mlp;
+}
+
+static void arm_tick(struct sim *sim, struct rq *rq)
+{
+	if (event_queued(&rq->ev_tick))
+		return;
+	u64 t = sim->tun->tick_ns;
+
+	evq_schedule(&sim->evq, &rq->ev_tick, (sim->now / t + 1) * t);
+}
+
+/*
+ * __schedule(): put prev back (if still runnable), pick next with
+ * pick_eevdf(), try new-idle balance when nothing is runnable, and switch.
+ * Does not run the next task's program: cpu_continue() does.
+ */
+static void do_schedule(struct sim *sim, struct rq *rq)
+{
+	struct task_struct *prev = rq->curr, *next;
+	struct sched_entity *se;
+	int cpu = rq->cpu;
+
+	cpu_sync(sim, rq);
+	rq->need_resched = false;
+	if (prev) {
+		put_prev_entity(sim, rq, &prev->se);
+		prev->on_cpu = 0;
+		rq->curr = NULL;
+	}
+	se = rq->nr_running ? pick_eevdf(sim, &rq->cfs) : NULL;
+	if (!se && newidle_balance(sim, rq))
+		se = pick_eevdf(sim, &rq->cfs);
+	if (!se) {
+		if (rq->mode != CPU_MODE_IDLE) {
+			evq_cancel(&sim->evq, &rq->ev_run);
+			idle_enter(sim, rq);
+			smt_update(sim, cpu);
+		}
+		return;
+	}
+	next = task_of(se);
+	set_next_entity(sim, rq, se);
+	rq->curr = next;
+	next->on_cpu = 1;
+	if (next != prev) {
+		const struct costs *k = &sim->m->costs;
+
+		rq->nr_switches++;
+		next->nr_switches++;
+		sim->met.nr_switches++;
+		next->kwork_left += k->context_switch_ns + sim->kcost_ns;
+		sim->kcost_ns = 0;
+		if (next->mm_id != rq->last_mm_id)
+			next->kwork_left += k->mm_switch_ns;
+		rq->last_mm_id = next->mm_id;
+		next->cold_ns += cold_penalty(sim, next, cpu);
+		next->last_ran_cpu = cpu;
+		if (next->runnable_since) {
+			hist_add(&sim->met.run_delay, sim->now - next->runnable_since);
+			next->runnable_since = 0;
+		}
+		u64 ns = cacheline_write(sim->m, &rq->line, cpu);
+
+		sim->met.coherence_ns += ns;
+		next->kwork_left += ns;
+	}
+	if (rq->mode != CPU_MODE_RUNNING) {
+		rq->mode = CPU_MODE_RUNNING;
+		rq->seg_start = sim->now;
+		smt_update(sim, cpu);
+	}
+	arm_tick(sim, rq);
+}
+
+/* The step's program ran out of work: call it for the next step. */
+static void run_step(struct sim *sim, struct rq *rq, struct task_struct *p)
+{
+	struct step st = { .kind = STEP_RUN };
+
+	sim->this_cpu = rq->cpu;
+	sim->kcost_ns = 0;
+	p->steps++;
+	p->step_fn(sim, p, &st);
+
+	u64 k = sim->kcost_ns;
+
+	sim->kcost_ns = 0;
+	switch (st.kind) {
+	case STEP_RUN:
+		p->kwork_left += k;
+		p->work_left = rng_jitter_ns(&sim->rng, st.work_ns, sim->m->costs.jitter_pct_x10);
+		p->step_kernel = st.kernel;
+		break;
+	case STEP_BLOCK:
+		p->kwork_left += k;
+		p->work_left = 0;
+		if (p->kwork_left) {
+			p->blocking = true;
+		} else {
+			deactivate_task(sim, rq, p, DEQUEUE_SLEEP);
+			do_schedule(sim, rq);
+		}
+		break;
+	case STEP_EXIT:
+		p->__state = TASK_DEAD;
+		deactivate_task(sim, rq, p, DEQUEUE_SLEEP);
+		sim->nr_alive--;
+		do_schedule(sim, rq);
+		break;
+	}
+}
+
+/*
+ * Keep the CPU going until it has an armed piece or is idle: run steps
+ * whose work is done, finish blocks, and honour need_resched at
+ * preemption points.
+ */
+static void cpu_continue(struct sim *sim, struct rq *rq)
+{
+	for (int guard = 0; guard < 1000000; guard++) {
+		struct task_struct *p = rq->curr;
+
+		sim->this_cpu = rq->cpu;
+		if (!p) {
+			if (rq->mode == CPU_MODE_RUNNING || rq->nr_running)
+				do_schedule(sim, rq);
+			if (!rq->curr)
+				return;
+			continue;
+		}
+		if (p->kwork_left || p->cold_ns || p->work_left) {
+			if (rq->need_resched && preemptible(p)) {
+				do_schedule(sim, rq);
+				continue;
+			}
+			cpu_arm(sim, rq);
+			return;
+		}
+		if (p->blocking) {
+			p->blocking = false;
+			if (p->__state != TASK_RUNNING) {
+				deactivate_task(sim, rq, p, DEQUEUE_SLEEP);
+				do_schedule(sim, rq);
+				continue;
+			}
+		}
+		/* A step boundary is a return to user space: preempt here. */
+		if (rq->need_resched) {
+			do_schedule(sim, rq);
+			if (rq->curr == p)
+				run_step(sim, rq, p);
+			continue;
+		}
+		run_step(sim, rq, p);
+	}
+	fprintf(stderr, "wakesim: internal error: task %s on CPU %d makes no progress\n",
+		rq->curr ? rq->curr->comm : "?", rq->cpu);
+	abort();
+}
+
+void schedule(struct sim *sim, struct rq *rq)
+{
+	do_schedule(sim, rq);
+	cpu_continue(sim, rq);
+}
+
+void exec_handle_run(struct sim *sim, int cpu)
+{
+	struct rq *rq = &sim->rq[cpu];
+
+	sim->this_cpu = cpu;
+	sim->kcost_ns = 0;
+	if (rq->mode == CPU_MODE_EXITING) {
+		idle_exit(sim, rq);
+		sched_ttwu_pending(sim, rq);
+		do_schedule(sim, rq);
+		cpu_continue(sim, rq);
+		return;
+	}
+	cpu_sync(sim, rq);
+	cpu_continue(sim, rq);
+}
+
+void exec_handle_tick(struct sim *sim, int cpu)
+{
+	struct rq *rq = &sim->rq[cpu];
+
+	sim->this_cpu = cpu;
+	sim->kcost_ns = 0;
+	if (rq->mode != CPU_MODE_RUNNING || !rq->curr)
+		return; /* NO_HZ idle: the tick stays stopped */
+	cpu_sync(sim, rq);
+	nohz_balance_exit_idle(sim, rq);
+	if (update_curr(sim, rq))
+		resched_curr(sim, rq);
+	update_load_avg_se(sim, rq, &rq->curr->se);
+	balance_tick(sim, rq);
+	if (rq->curr)
+		rq->curr->kwork_left += sim->kcost_ns;
+	sim->kcost_ns = 0;
+	arm_tick(sim, rq);
+	cpu_continue(sim, rq);
+}
+
+void exec_handle_ipi(struct sim *sim, int cpu)
+{
+	struct rq *rq = &sim->rq[cpu];
+
+	sim->this_cpu = cpu;
+	sim->kcost_ns = 0;
+	switch (rq->mode) {
+	case CPU_MODE_IDLE: {
+		const struct idle_state *st = &sim->m->idle[rq->idle_state];
+
+		sim->met.idle_exits[rq->idle_state]++;
+		rq->mode = CPU_MODE_EXITING;
+		smt_update(sim, cpu);
+		evq_schedule(&sim->evq, &rq->ev_run, sim->now + st->exit_latency_ns);
+		return;
+	}
+	case CPU_MODE_EXITING:
+		return;
+	case CPU_MODE_RUNNING:
+		cpu_sync(sim, rq);
+		if (rq->wake_list)
+			sched_ttwu_pending(sim, rq);
+		if (rq->curr) {
+			rq->curr->kwork_left += sim->kcost_ns;
+			sim->kcost_ns = 0;
+		}
+		cpu_continue(sim, rq);
+		return;
+	}
+}

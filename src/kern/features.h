@@ -1,0 +1,78 @@
+/*
+ * features.h - scheduler feature switches, after kernel/sched/features.h:
+ * one line each, toggled with the debugfs syntax ("SIS_SHORT",
+ * "NO_SIS_UTIL") by --features, tested in code with sched_feat(NAME).
+ *
+ * Defaults are mainline's (see docs/kernel-model.md for the version); the
+ * four seed proposals are off by default, as none of them is in mainline
+ * (S1 is, so its switch restores the pre-patch behaviour instead).
+ */
+#ifndef WS_FEATURES_H
+#define WS_FEATURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* SCHED_FEAT(name, default, comment) */
+#define WS_SCHED_FEATURES(SCHED_FEAT)                                                   \
+	/* EEVDF placement: keep a waking task's lag (place_entity). */                  \
+	SCHED_FEAT(PLACE_LAG, true)                                                      \
+	/* A new task gets half a slice for its first deadline. */                       \
+	SCHED_FEAT(PLACE_DEADLINE_INITIAL, true)                                         \
+	/* The running task keeps the CPU until its deadline (no wake-up preemption). */ \
+	SCHED_FEAT(RUN_TO_PARITY, true)                                                  \
+	/* A waking task may preempt the running one. */                                 \
+	SCHED_FEAT(WAKEUP_PREEMPTION, true)                                              \
+	/* Remote wake-ups across LLCs go through the target's wake list and an IPI. */  \
+	SCHED_FEAT(TTWU_QUEUE, true)                                                     \
+	/* Bound the LLC idle scan by nr_idle_scan (v6.0+). */                           \
+	SCHED_FEAT(SIS_UTIL, true)                                                       \
+	/* wake_affine(): idle-CPU rules, then load comparison, with prev bias. */       \
+	SCHED_FEAT(WA_IDLE, true)                                                        \
+	SCHED_FEAT(WA_WEIGHT, true)                                                      \
+	SCHED_FEAT(WA_BIAS, true)                                                        \
+	/* Use util_est in cpu_util(). */                                                \
+	SCHED_FEAT(UTIL_EST, true)                                                       \
+	/* S1 reversed, LKML 2021-03-20 "sched/fair: remove redundant test_idle_cores    \
+	 * for non-smt" (B. Song): read sd_llc_shared->has_idle_cores on every idle      \
+	 * search even without SMT, as v5.12 did. */                                     \
+	SCHED_FEAT(IDLE_CORES_NO_SMT, false)                                             \
+	/* S2, LKML 2023-07-25 "sched: Extend cpu idle state for 1ms" (M. Desnoyers):    \
+	 * idle_cpu() stays true for idle_delay_ns after a CPU leaves idle. */           \
+	SCHED_FEAT(IDLE_DELAY, false)                                                    \
+	/* S3, LKML 2021-05-26 "sched: fair: don't depend on wake_wide if waker and      \
+	 * wakee are already in same LLC" (B. Song). */                                  \
+	SCHED_FEAT(AFFINE_SAME_LLC, false)                                               \
+	/* S4, LKML 2023-02-22 "sched/fair: Introduce SIS_SHORT to wake up short task    \
+	 * on current CPU" v6 (Chen Yu). */                                              \
+	SCHED_FEAT(SIS_SHORT, false)
+
+enum sched_feature_id {
+#define WS_FEAT_ENUM(name, def) __SCHED_FEAT_##name,
+	WS_SCHED_FEATURES(WS_FEAT_ENUM)
+#undef WS_FEAT_ENUM
+	__SCHED_FEAT_NR
+};
+
+struct sched_features {
+	bool on[__SCHED_FEAT_NR];
+};
+
+#define sched_feat_of(feats, x) ((feats)->on[__SCHED_FEAT_##x])
+
+/* The mainline defaults. */
+void sched_features_default(struct sched_features *f);
+/*
+ * Apply a comma list in debugfs syntax ("SIS_SHORT,NO_SIS_UTIL"); "default"
+ * (or an empty string) keeps the defaults. Returns 0, or -1 naming the
+ * unknown feature in err.
+ */
+int sched_features_parse(struct sched_features *f, const char *list, char *err,
+			 size_t errlen);
+/* Name of feature i, and the count, for listing. */
+const char *sched_feature_name(int i);
+bool sched_feature_default(int i);
+/* Describe the switches that differ from the defaults ("default" if none). */
+void sched_features_describe(const struct sched_features *f, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,147 @@
+/*
+ * idle.c - the idle loop's side of scheduling: idle predicates, idle-core
+ * tracking, NO_HZ bookkeeping of nr_busy_cpus, and a cpuidle governor.
+ *
+ * Kernel sources (v6.12): idle_cpu() and available_idle_cpu() in core.c,
+ * set_next_task_idle() -> update_idle_core() / __update_idle_core() in
+ * idle.c and fair.c, nohz_balance_enter_idle() / nohz_balance_exit_idle()
+ * with set_cpu_sd_state_idle/busy() in fair.c, called when the tick stops
+ * (tick_nohz_idle_stop_tick()) and at the first busy tick.
+ *
+ * Governor (documented simplification of menu): the predicted idle length
+ * is the mean of the CPU's last 8 idle periods (menu's typical interval,
+ * without its outlier rejection or timer bound; an unknown CPU predicts
+ * "long"); the deepest state whose target residency fits is chosen, and
+ * the tick is stopped when the prediction exceeds a tick, as menu does.
+ */
+#include "kernel.h"
+
+static u64 predict_idle_ns(const struct rq *rq)
+{
+	const struct idle_history *h = &rq->idle_hist;
+	u64 sum = 0;
+
+	if (!h->nr)
+		return UINT64_MAX;
+	for (int i = 0; i < h->nr; i++)
+		sum += h->dur_ns[i];
+	return sum / (u64)h->nr;
+}
+
+/* The deepest state whose target residency is within the prediction. */
+int idle_select_state(const struct machine *m, u64 predicted_ns)
+{
+	int s = 0;
+
+	for (int i = 1; i < m->nr_idle_states; i++)
+		if (m->idle[i].target_residency_ns <= predicted_ns)
+			s = i;
+	return s;
+}
+
+static void llc_line_write(struct sim *sim, struct sched_domain_shared *sds, int cpu)
+{
+	u64 ns = cacheline_write(sim->m, &sds->line, cpu);
+
+	sim->met.coherence_ns += ns;
+	charge(sim, ns);
+}
+
+/*
+ * __update_idle_core(): when a CPU of an SMT core goes idle and every
+ * other sibling is idle too, the LLC has an idle core (has_idle_cores).
+ */
+static void update_idle_core(struct sim *sim, struct rq *rq)
+{
+	struct sched_domain_shared *sds = sim->doms.cpu[rq->cpu].sd_llc_shared;
+	const struct topology *t = &sim->m->topo;
+	int core = t->cpu[rq->cpu].core;
+
+	if (!sim->doms.smt_present || !sds)
+		return;
+	sim->met.coherence_ns += cacheline_read(sim->m, &sds->line, rq->cpu);
+	if (sds->has_idle_cores)
+		return;
+	for (int c = 0; c < sim->nr_cpus; c++) {
+		if (c == rq->cpu || t->cpu[c].core != core)
+			continue;
+		if (!available_idle_cpu(sim, c))
+			return;
+	}
+	sds->has_idle_cores = 1;
+	llc_line_write(sim, sds, rq->cpu);
+}
+
+void idle_enter(struct sim *sim, struct rq *rq)
+{
+	u64 predicted = predict_idle_ns(rq);
+
+	rq->mode = CPU_MODE_IDLE;
+	rq->curr = NULL;
+	rq->idle_enter_ns = sim->now;
+	rq->idle_state = idle_select_state(sim->m, predicted);
+	update_idle_core(sim, rq);
+	evq_cancel(&sim->evq, &rq->ev_tick);
+	if (predicted >= sim->tun->tick_ns && !rq->nohz_idle) {
+		/* nohz_balance_enter_idle() -> set_cpu_sd_state_idle() */
+		struct sched_domain_shared *sds = sim->doms.cpu[rq->cpu].sd_llc_shared;
+
+		rq->nohz_idle = true;
+		if (sds) {
+			sds->nr_busy_cpus--;
+			llc_line_write(sim, sds, rq->cpu);
+		}
+	}
+}
+
+void nohz_balance_exit_idle(struct sim *sim, struct rq *rq)
+{
+	struct sched_domain_shared *sds = sim->doms.cpu[rq->cpu].sd_llc_shared;
+
+	if (!rq->nohz_idle)
+		return;
+	rq->nohz_idle = false;
+	if (sds) {
+		sds->nr_busy_cpus++;
+		llc_line_write(sim, sds, rq->cpu);
+	}
+}
+
+void idle_exit(struct sim *sim, struct rq *rq)
+{
+	struct idle_history *h = &rq->idle_hist;
+
+	h->dur_ns[h->pos] = sim->now - rq->idle_enter_ns;
+	h->pos = (h->pos + 1) % 8;
+	if (h->nr < 8)
+		h->nr++;
+	/* S2: schedule_idle() records when the CPU left the idle loop. */
+	rq->idle_end_time = sim->now;
+	rq->mode = CPU_MODE_RUNNING;
+	rq->seg_start = sim->now;
+}
+
+bool idle_cpu(struct sim *sim, int cpu)
+{
+	const struct rq *rq = &sim->rq[cpu];
+
+	/*
+	 * S2 "sched: Extend cpu idle state for 1ms": a CPU that left idle
+	 * less than idle_delay_ns ago still reports idle.
+	 */
+	if (sched_feat(IDLE_DELAY) && rq->idle_end_time &&
+	    sim->now < rq->idle_end_time + sim->tun->idle_delay_ns)
+		return true;
+	return !rq->curr && rq->nr_running == 0 && !rq->ttwu_pending;
+}
+
+bool available_idle_cpu(struct sim *sim, int cpu)
+{
+	if (sim->this_cpu >= 0) {
+		u64 ns = cacheline_read(sim->m, &sim->rq[cpu].line, sim->this_cpu);
+
+		sim->met.coherence_ns += ns;
+		charge(sim, ns);
+	}
+	return idle_cpu(sim, cpu);
+}

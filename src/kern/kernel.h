@@ -1,0 +1,139 @@
+/*
+ * kernel.h - the kernel model's internal interfaces, one section per file
+ * of kern/. Workloads and ipc/ use only the "task and wake-up API" part.
+ */
+#ifndef WS_KERNEL_H
+#define WS_KERNEL_H
+
+#include "sim/sim.h"
+
+#define ENQUEUE_WAKEUP 0x01
+#define ENQUEUE_INITIAL 0x02
+#define ENQUEUE_MIGRATED 0x04
+#define DEQUEUE_SLEEP 0x01
+
+#define task_of(__se) ((struct task_struct *)((char *)(__se) - offsetof(struct task_struct, se)))
+
+/* ---- task and wake-up API (core.c) ---- */
+
+/*
+ * A new task in TASK_NEW state, running step_fn with prog, in address
+ * space mm_id (threads of one process share it). Not yet runnable: pass it
+ * to wake_up_new_task(). Returns NULL on allocation failure.
+ */
+struct task_struct *task_create(struct sim *sim, const char *comm, task_step_fn step_fn,
+				void *prog, int mm_id, struct task_struct *parent);
+/* A fresh address-space id for a new process. */
+int sim_new_mm(struct sim *sim);
+/*
+ * wake_up_new_task(): place a forked task with select_task_rq(WF_FORK)
+ * (the idlest-group slow path) from the parent's CPU and enqueue it.
+ */
+void wake_up_new_task(struct sim *sim, struct task_struct *p);
+/*
+ * try_to_wake_up() from the code running on sim->this_cpu: p becomes
+ * runnable on the CPU select_task_rq() picks, directly or through the
+ * target's wake list. Returns 1 if p was sleeping.
+ */
+int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags);
+/* The task that runs on sim->this_cpu now (the waker), or NULL (idle/irq). */
+struct task_struct *current_task(struct sim *sim);
+
+/* ---- scheduler core (core.c) ---- */
+
+void activate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int flags);
+void deactivate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int flags);
+/* Ask rq's CPU to reschedule: now if local, else by IPI (or poll). */
+void resched_curr(struct sim *sim, struct rq *rq);
+/* check_preempt_wakeup_fair() after p was enqueued on rq. */
+void wakeup_preempt(struct sim *sim, struct rq *rq, struct task_struct *p, int wake_flags);
+/* Move a task that is not running to another CPU (set_task_cpu()). */
+void set_task_cpu(struct sim *sim, struct task_struct *p, int new_cpu);
+/* Enqueue the wakes queued on rq's wake list (sched_ttwu_pending()). */
+void sched_ttwu_pending(struct sim *sim, struct rq *rq);
+/* EV_WAKE_ENQUEUE: a remote wake-up's enqueue or wake-list entry happens. */
+void ttwu_queue_event(struct sim *sim, struct task_struct *p);
+
+/* ---- CPU execution (exec.c) ---- */
+
+/* Pick and switch to the next task on rq, or go idle (__schedule()). */
+void schedule(struct sim *sim, struct rq *rq);
+/* Bring rq's accounting of the running piece up to now. */
+void cpu_sync(struct sim *sim, struct rq *rq);
+/* (Re)arm the end of rq's current run piece. */
+void cpu_arm(struct sim *sim, struct rq *rq);
+/* An IPI to cpu, arriving after latency_ns. */
+void send_ipi(struct sim *sim, int cpu, u64 latency_ns);
+void exec_handle_run(struct sim *sim, int cpu);
+void exec_handle_tick(struct sim *sim, int cpu);
+void exec_handle_ipi(struct sim *sim, int cpu);
+/* Recompute SMT speeds of cpu's siblings after its busy state changed. */
+void smt_update(struct sim *sim, int cpu);
+
+/* ---- idle (idle.c) ---- */
+
+/* Enter the idle loop on rq: governor, idle-core and nohz bookkeeping. */
+void idle_enter(struct sim *sim, struct rq *rq);
+/* Leave idle: the exit latency has been paid (schedule_idle()). */
+void idle_exit(struct sim *sim, struct rq *rq);
+/* idle_cpu(): curr is idle, nothing queued, no wake pending (plus S2). */
+bool idle_cpu(struct sim *sim, int cpu);
+/* available_idle_cpu() as read from sim->this_cpu: charges the rq line. */
+bool available_idle_cpu(struct sim *sim, int cpu);
+/* The governor's choice: deepest state whose target residency fits. */
+int idle_select_state(const struct machine *m, u64 predicted_ns);
+/* nohz_balance_exit_idle(): first busy tick after a tickless idle. */
+void nohz_balance_exit_idle(struct sim *sim, struct rq *rq);
+
+/* ---- EEVDF (eevdf.c) ---- */
+
+void cfs_rq_init(struct cfs_rq *cfs);
+void cfs_rq_free(struct cfs_rq *cfs);
+void enqueue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
+void dequeue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
+/* update_curr(): account curr's runtime; true if its deadline passed. */
+bool update_curr(struct sim *sim, struct rq *rq);
+struct sched_entity *pick_eevdf(struct sim *sim, struct cfs_rq *cfs);
+void set_next_entity(struct sim *sim, struct rq *rq, struct sched_entity *se);
+void put_prev_entity(struct sim *sim, struct rq *rq, struct sched_entity *prev);
+u64 avg_vruntime(struct cfs_rq *cfs);
+bool entity_eligible(struct cfs_rq *cfs, struct sched_entity *se);
+/* calc_delta_fair(): ns of runtime to virtual ns for this weight. */
+static inline u64 calc_delta_fair(u64 delta, const struct sched_entity *se)
+{
+	return se->weight == 1024 ? delta : delta * 1024 / se->weight;
+}
+
+/* ---- load tracking helpers (eevdf.c) ---- */
+
+void update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se);
+unsigned long cpu_load(struct sim *sim, int cpu);
+/* cpu_util(cpu, p, dst, 0) of v6.12: p removed (dst != cpu) or added. */
+unsigned long cpu_util(struct sim *sim, int cpu, struct task_struct *p, int dst_cpu);
+unsigned long task_util(const struct task_struct *p);
+static inline unsigned long capacity_of(struct sim *sim, int cpu)
+{
+	return sim->rq[cpu].cpu_capacity;
+}
+
+/* ---- wake-up CPU selection (wakeup.c) ---- */
+
+int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, int wake_flags);
+/* record_wakee(): the waker's flip counter. */
+void record_wakee(struct sim *sim, struct task_struct *waker, struct task_struct *p);
+int wake_wide(struct sim *sim, struct task_struct *waker, struct task_struct *p);
+int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int target);
+
+/* ---- fork placement (idlest.c) ---- */
+
+int find_idlest_cpu(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
+		    int cpu, int prev_cpu, int sd_flag);
+
+/* ---- load balancing (balance.c) ---- */
+
+/* sched_balance_newidle(): returns 1 if a task was pulled to rq. */
+int newidle_balance(struct sim *sim, struct rq *rq);
+/* The tick's sched_balance_trigger(): periodic and nohz balancing. */
+void balance_tick(struct sim *sim, struct rq *rq);
+
+#endif

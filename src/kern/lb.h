@@ -1,0 +1,35 @@
+/*
+ * lb.h - group statistics shared by fork placement (idlest.c) and load
+ * balancing (balance.c), after struct sg_lb_stats and enum group_type of
+ * kernel/sched/fair.c (v6.12; misfit/asym/imbalanced classes not modelled).
+ */
+#ifndef WS_LB_H
+#define WS_LB_H
+
+#include "sched.h"
+
+#define NUMA_IMBALANCE_MIN 2
+
+/* Ordered from least to most busy, as the kernel compares them. */
+enum group_type {
+	group_has_spare = 0,
+	group_fully_busy,
+	group_overloaded = 6,
+};
+
+struct sg_stats {
+	unsigned long avg_load;		/* group_load * 1024 / capacity, busy groups */
+	unsigned long group_load;	/* sum of cpu_load() */
+	unsigned long group_capacity;
+	unsigned long group_util;	/* sum of cpu_util() */
+	unsigned long group_runnable;	/* sum of runnable_avg */
+	unsigned long sum_nr_running;
+	unsigned long idle_cpus;
+	int group_weight;
+	enum group_type group_type;
+};
+
+enum group_type group_classify(unsigned int imbalance_pct, const struct sg_stats *sgs);
+long adjust_numa_imbalance(long imbalance, int dst_running, int imb_numa_nr);
+
+#endif

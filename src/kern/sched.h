@@ -1,0 +1,333 @@
+/*
+ * sched.h - the kernel model's state: tasks, per-CPU runqueues, sched
+ * domains, and the simulation that owns them.
+ *
+ * Field names follow the kernel (kernel/sched/sched.h, include/linux/sched.h,
+ * include/linux/sched/topology.h) so a reader of fair.c finds their way.
+ * Only the fair class exists; there are no cgroups, so task_h_load() is the
+ * task's own load_avg and every cfs_rq is a root cfs_rq.
+ */
+#ifndef WS_KERN_SCHED_H
+#define WS_KERN_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../machine/coherence.h"
+#include "../machine/machine.h"
+#include "../sim/event.h"
+#include "../sim/rng.h"
+#include "features.h"
+
+typedef int64_t s64;
+typedef uint32_t u32;
+
+#define NSEC_PER_USEC 1000ULL
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_SEC 1000000000ULL
+
+/* include/linux/sched.h task states (the subset a workload can reach). */
+#define TASK_RUNNING 0x0000
+#define TASK_INTERRUPTIBLE 0x0001
+#define TASK_DEAD 0x0080
+#define TASK_WAKING 0x0200
+#define TASK_NEW 0x0800
+
+/* Wake flags, kernel/sched/sched.h (WF_TTWU/FORK/EXEC equal SD_BALANCE_*). */
+#define WF_EXEC 0x02
+#define WF_FORK 0x04
+#define WF_TTWU 0x08
+#define WF_SYNC 0x10
+#define WF_MIGRATED 0x20
+#define WF_CURRENT_CPU 0x40
+
+/* Sched-domain flags, include/linux/sched/sd_flags.h (mainline order). */
+#define SD_BALANCE_NEWIDLE 0x0001
+#define SD_BALANCE_EXEC 0x0002
+#define SD_BALANCE_FORK 0x0004
+#define SD_BALANCE_WAKE 0x0008
+#define SD_WAKE_AFFINE 0x0010
+#define SD_ASYM_CPUCAPACITY 0x0020
+#define SD_ASYM_CPUCAPACITY_FULL 0x0040
+#define SD_SHARE_CPUCAPACITY 0x0080
+#define SD_CLUSTER 0x0100
+#define SD_SHARE_LLC 0x0200
+#define SD_SERIALIZE 0x0400
+#define SD_ASYM_PACKING 0x0800
+#define SD_PREFER_SIBLING 0x1000
+#define SD_OVERLAP 0x2000
+#define SD_NUMA 0x4000
+/* Flags meaningless with a single group (SDF_NEEDS_GROUPS): all but WAKE_AFFINE. */
+#define SD_DEGENERATE_GROUPS_MASK (0x7fff & ~SD_WAKE_AFFINE)
+
+struct sim;
+struct task_struct;
+struct wait_queue_head;
+
+/* ---- PELT (kernel/sched/pelt.c) ---- */
+
+struct sched_avg {
+	u64 last_update_time;	/* ns of the PELT clock at the last update */
+	u64 load_sum;
+	u64 runnable_sum;
+	u32 util_sum;
+	u32 period_contrib;	/* 1024-ns units into the current period */
+	unsigned long load_avg;
+	unsigned long runnable_avg;
+	unsigned long util_avg;	/* 0..1024 */
+	unsigned int util_est;	/* v6.9+ single util_est value of a task */
+};
+
+/* ---- tasks ---- */
+
+struct sched_entity {
+	unsigned long weight;	/* scale_load_down()ed weight, 1024 for nice 0 */
+	int on_rq;
+	u64 exec_start;		/* ns when it last started (or was accounted) running */
+	u64 sum_exec_runtime;	/* ns of CPU time */
+	u64 prev_sum_exec_runtime;
+	u64 vruntime;		/* virtual ns */
+	u64 deadline;		/* virtual deadline (EEVDF) */
+	u64 slice;		/* requested slice, ns */
+	s64 vlag;		/* V - vruntime saved at dequeue; RUN_TO_PARITY mark while curr */
+	u64 vprot;		/* vruntime until which curr is protected (RUN_TO_PARITY) */
+	struct sched_avg avg;
+	int rq_idx;		/* index in cfs_rq.queue, -1 if not queued there */
+	u64 enqueue_seq;	/* orders equal deadlines like the rbtree does */
+	bool rel_deadline;	/* deadline saved relative to vruntime (migration) */
+};
+
+/* A workload's step: what the task does next (see kern/exec.c). */
+enum step_kind {
+	STEP_RUN,	/* consume work_ns of CPU time, then ask again */
+	STEP_BLOCK,	/* sleep; the program queued itself on a wait queue */
+	STEP_EXIT,	/* do_exit() */
+};
+
+struct step {
+	enum step_kind kind;
+	u64 work_ns;	/* nominal ns at full speed on a warm cache */
+	bool kernel;	/* syscall work: not preemptible until it ends */
+};
+
+/*
+ * A task's program: called when its previous step finished, or after a
+ * wake-up from STEP_BLOCK. Side effects (writing a pipe, waking a reader)
+ * happen at sim->now on sim->this_cpu; their kernel costs accumulate in
+ * sim->kcost_ns and are charged to the task before its next step.
+ */
+typedef void (*task_step_fn)(struct sim *sim, struct task_struct *p, struct step *out);
+
+struct task_struct {
+	int pid;
+	char comm[16];
+	unsigned int __state;	/* TASK_* */
+	int on_cpu;		/* currently running on its CPU */
+	int cpu;		/* task_cpu(): the CPU whose rq holds it / last held it */
+	int wake_cpu;		/* prev_cpu for the next wake-up */
+	int recent_used_cpu;
+	int last_ran_cpu;	/* where its caches are warm; -1 never ran */
+	int nr_cpus_allowed;
+	struct cpumask cpus_mask;
+	int mm_id;		/* address space: threads of one process share it */
+	bool is_per_cpu_kthread;
+
+	/* record_wakee()/wake_wide() */
+	unsigned int wakee_flips;
+	u64 wakee_flip_decay_ts;	/* ns */
+	struct task_struct *last_wakee;
+
+	/* SIS_SHORT (S4): average CPU time between two voluntary sleeps */
+	u64 dur_avg;
+	u64 prev_sleep_sum_runtime;
+
+	struct sched_entity se;
+
+	/* execution state of the simulated program */
+	task_step_fn step_fn;
+	void *prog;		/* the workload's per-task state */
+	u64 kwork_left;		/* non-preemptible kernel work still to do, ns */
+	u64 work_left;		/* work of the current step still to do, ns */
+	bool step_kernel;	/* current step is syscall work */
+	bool blocking;		/* STEP_BLOCK issued while kernel work remained */
+	u64 cold_ns;		/* cache refill still owed after a migration, ns */
+	u64 steps;		/* step_fn calls, for loop detection */
+	unsigned int wss_bytes;	/* working set refilled after a migration */
+
+	/* wait queues */
+	struct wait_queue_head *wq_head;
+	struct task_struct *wq_next, *wq_prev;
+	bool wq_exclusive;
+
+	/* a wake-up in flight: selected, not yet enqueued (kern/core.c) */
+	struct task_struct *wake_entry;	/* next on the target's wake list */
+	bool wake_queued;
+	bool wake_via_list;		/* TTWU_QUEUE path, else direct enqueue */
+	int wake_flags;
+	int wake_from_cpu;
+	bool attach_pending;		/* PELT joins the cfs_rq at the next enqueue */
+	struct event ev_wake;
+
+	/* accounting */
+	u64 runnable_since;	/* ns it became runnable, for run delay */
+	u64 nr_switches;
+	struct task_struct *parent;
+	int nr_children_alive;
+	struct wait_queue_head *child_exit_wq;
+};
+
+static inline int task_cpu(const struct task_struct *p)
+{
+	return p->cpu;
+}
+
+/* ---- runqueues ---- */
+
+struct cfs_rq {
+	unsigned int nr_queued;	/* entities on this cfs_rq, curr included */
+	unsigned long load;	/* sum of their weights */
+	u64 min_vruntime;	/* monotonic floor, reference for avg_vruntime */
+	struct sched_entity *curr;
+	/* Queued entities other than curr. Small per-CPU arrays: at the
+	 * simulated loads a linear EEVDF pick beats a tree. */
+	struct sched_entity **queue;
+	int nr_queue, cap_queue;
+	struct sched_avg avg;	/* PELT of the root cfs_rq */
+	unsigned int util_est;	/* sum of enqueued tasks' util_est */
+};
+
+struct idle_history {
+	u64 dur_ns[8];		/* last idle durations, newest at [pos] */
+	int pos, nr;
+};
+
+enum cpu_mode {
+	CPU_MODE_IDLE,	/* in idle state rq->idle_state */
+	CPU_MODE_EXITING,	/* leaving an idle state; runs schedule() at ev_run */
+	CPU_MODE_RUNNING,	/* running rq->curr */
+};
+
+struct rq {
+	int cpu;
+	unsigned int nr_running;	/* fair tasks here, curr included */
+	struct cfs_rq cfs;
+	struct task_struct *curr;	/* NULL while the idle task runs */
+	bool need_resched;
+	int ttwu_pending;		/* wakes queued on the wake list, not yet enqueued */
+	struct task_struct *wake_list;	/* queued wakes, delivered by IPI */
+	bool ipi_pending;
+	u64 clock;			/* last update of the rq clock, ns */
+
+	enum cpu_mode mode;
+	int idle_state;			/* index into machine.idle while idle */
+	u64 idle_enter_ns;		/* when the CPU entered idle */
+	u64 idle_stamp;			/* set on new-idle balance, kernel name */
+	u64 avg_idle;			/* ns, update_avg() of idle durations */
+	u64 max_idle_balance_cost;	/* ns */
+	u64 idle_end_time;		/* S2: when the CPU last left idle */
+	bool nohz_idle;			/* tick stopped, counted out of nr_busy_cpus */
+	struct idle_history idle_hist;
+
+	/* execution of curr */
+	u64 seg_start;			/* ns the current run segment started */
+	u64 piece_end;			/* ns the armed piece completes */
+	unsigned int speed_pct;		/* 100, or less while the SMT sibling runs */
+	int last_mm_id;			/* address space loaded on this CPU */
+
+	unsigned long cpu_capacity;	/* 0..1024 */
+	u64 next_balance;		/* ns */
+	unsigned long nr_switches;
+
+	struct cacheline line;		/* curr, nr_running, ttwu_pending: read by idle checks */
+
+	struct event ev_run;		/* run segment end, or idle exit done */
+	struct event ev_tick;
+	struct event ev_ipi;
+
+	/* per-CPU accounting */
+	u64 busy_ns;
+	u64 busy_since;
+};
+
+/* ---- sched domains (kern/topology.c) ---- */
+
+struct sched_group {
+	struct sched_group *next;	/* circular list, starting at the local group */
+	struct cpumask span;
+	int weight;
+	int nr_cores;			/* cores it spans (sibling_imbalance()) */
+	unsigned long capacity;		/* sum of CPU capacities */
+	unsigned int flags;		/* the child domain's flags (SD_CLUSTER, ...) */
+	struct sched_group *pool_next;	/* allocation list, for freeing */
+};
+
+struct sched_domain_shared {
+	int nr_busy_cpus;
+	int has_idle_cores;
+	int nr_idle_scan;
+	u64 next_scan_update;		/* ns; when SIS_UTIL stats are next refreshed */
+	struct cacheline line;		/* all three fields share one line (S1) */
+	int llc_id;
+};
+
+struct sched_domain {
+	struct sched_domain *parent, *child;
+	struct sched_group *groups;	/* local group first */
+	char name[8];			/* SMT, CLS, MC, PKG, NODE, NUMA */
+	int level;
+	unsigned int flags;
+	struct cpumask span;
+	int span_weight;
+	unsigned int imbalance_pct;
+	unsigned int cache_nice_tries;
+	unsigned int busy_factor;
+	unsigned long min_interval, max_interval, balance_interval; /* ms */
+	u64 last_balance;		/* ns */
+	u64 max_newidle_lb_cost;	/* ns */
+	u64 last_decay_max_lb_cost;	/* ns */
+	unsigned int nr_balance_failed;
+	struct sched_domain_shared *shared;
+	int numa_distance;		/* distance of a NUMA level, 0 otherwise */
+	int imb_numa_nr;		/* tolerated NUMA imbalance, in tasks */
+};
+
+/* Per-CPU shortcuts, update_top_cache_domain() (kernel/sched/topology.c). */
+struct cpu_domains {
+	struct sched_domain *sd;		/* lowest domain */
+	struct sched_domain *sd_llc;
+	int sd_llc_size;
+	int sd_llc_id;
+	int sd_share_id;
+	struct sched_domain_shared *sd_llc_shared;
+	struct sched_domain *sd_numa;
+	struct sched_domain *sd_asym_cpucapacity;
+};
+
+struct sched_domains {
+	int nr_cpus;
+	struct cpu_domains *cpu;	/* [nr_cpus] */
+	struct sched_domain *all;	/* [nr_cpus * nr_levels]: the full table */
+	int nr_levels;
+	struct sched_group *group_pool;	/* every group, for freeing */
+	int nr_groups;
+	struct sched_domain_shared *shared; /* one per LLC instance */
+	int nr_shared;
+	bool smt_present;		/* sched_smt_present static key */
+	bool cluster_active;		/* sched_cluster_active */
+};
+
+#define for_each_domain(__sim, __cpu, __sd)                                    \
+	for (__sd = (__sim)->doms.cpu[__cpu].sd; __sd; __sd = __sd->parent)
+
+/* ---- tunables (sysctl / debugfs), kern/sysctl.c ---- */
+
+struct sched_tunables {
+	u64 base_slice_ns;		/* sysctl_sched_base_slice */
+	u64 migration_cost_ns;		/* sysctl_sched_migration_cost */
+	u64 idle_delay_ns;		/* S2: IDLE_CPU_DELAY_NS */
+	u64 sis_short_ns;		/* S4: short-task threshold, base_slice/8 */
+	unsigned int hz;		/* CONFIG_HZ */
+	u64 tick_ns;			/* TICK_NSEC */
+};
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * sysctl.c - the scheduler's tunables, named as in /sys/kernel/debug/sched/
+ * and /proc/sys/kernel (--sysctl name=value), with mainline defaults.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+
+/*
+ * sysctl_sched_base_slice is 0.70 ms (v6.15+; 0.75 ms before) scaled by
+ * 1 + ilog2(min(ncpus, 8)) (SCHED_TUNABLESCALING_LOG), so 2.8 ms from 8
+ * CPUs up. HZ=250 as Debian's kernels are built (CONFIG_HZ_250).
+ */
+void sched_tunables_default(struct sched_tunables *t, int nr_cpus)
+{
+	int n = nr_cpus < 8 ? nr_cpus : 8, factor = 1;
+
+	while (n > 1) {
+		n >>= 1;
+		factor++;
+	}
+	t->base_slice_ns = 700000ULL * (u64)factor;
+	t->migration_cost_ns = 500000;
+	t->idle_delay_ns = 1000000;
+	t->sis_short_ns = t->base_slice_ns / 8;
+	t->hz = 250;
+	t->tick_ns = NSEC_PER_SEC / t->hz;
+}
+
+struct tunable {
+	const char *name;
+	size_t off;
+	u64 min, max;
+	const char *help;
+};
+
+#define T(field, lo, hi, help) { #field, offsetof(struct sched_tunables, field), lo, hi, help }
+static const struct tunable tunables[] = {
+	T(base_slice_ns, 100000, 100000000, "EEVDF request size (sysctl_sched_base_slice)"),
+	T(migration_cost_ns, 0, 100000000, "cache-hot window of task_hot() and new-idle"),
+	T(idle_delay_ns, 0, 100000000, "S2 IDLE_DELAY: how long a CPU stays 'idle' after leaving idle"),
+	T(sis_short_ns, 0, 100000000, "S4 SIS_SHORT: dur_avg below this is a short task (base_slice/8)"),
+	{ "hz", offsetof(struct sched_tunables, hz), 100, 1000, "CONFIG_HZ: tick rate" },
+};
+#undef T
+
+int sched_tunables_set(struct sched_tunables *t, const char *assignment, char *err,
+		       size_t errlen)
+{
+	const char *eq = strchr(assignment, '=');
+	char name[64], *end;
+
+	if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof(name)) {
+		snprintf(err, errlen, "--sysctl \"%s\": expected name=value", assignment);
+		return -1;
+	}
+	memcpy(name, assignment, (size_t)(eq - assignment));
+	name[eq - assignment] = '\0';
+	/* Accept the debugfs path spelling too. */
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+
+	if (!strncmp(base, "sched_", 6) && strcmp(base, "sched_"))
+		base += 6;
+	for (size_t i = 0; i < sizeof(tunables) / sizeof(tunables[0]); i++) {
+		const struct tunable *tu = &tunables[i];
+
+		if (strcmp(tu->name, base))
+			continue;
+		errno = 0;
+		unsigned long long v = strtoull(eq + 1, &end, 10);
+
+		if (errno || end == eq + 1 || *end || eq[1] == '-' || v < tu->min || v > tu->max) {
+			snprintf(err, errlen, "--sysctl %s: \"%s\" is not an integer in %llu..%llu",
+				 tu->name, eq + 1, (unsigned long long)tu->min,
+				 (unsigned long long)tu->max);
+			return -1;
+		}
+		if (!strcmp(tu->name, "hz")) {
+			t->hz = (unsigned int)v;
+			t->tick_ns = NSEC_PER_SEC / t->hz;
+		} else {
+			*(u64 *)((char *)t + tu->off) = v;
+		}
+		return 0;
+	}
+	int off = snprintf(err, errlen, "--sysctl: unknown tunable \"%s\" (known:", name);
+
+	for (size_t i = 0; i < sizeof(tunables) / sizeof(tunables[0]) && off > 0 &&
+			   (size_t)off < errlen; i++)
+		off += snprintf(err + off, errlen - (size_t)off, " %s", tunables[i].name);
+	if (off > 0 && (size_t)off < errlen)
+		snprintf(err + off, errlen - (size_t)off, ")");
+	return -1;
+}
+
+void sched_tunables_print(const struct sched_tunables *t, FILE *out)
+{
+	for (size_t i = 0; i < sizeof(tunables) / sizeof(tunables[0]); i++) {
+		const struct tunable *tu = &tunables[i];
+		unsigned long long v = !strcmp(tu->name, "hz") ? t->hz
+							      : *(const u64 *)((const char *)t + tu->off);
+
+		fprintf(out, "%-20s %12llu  %s\n", tu->name, v, tu->help);
+	}
+}

@@ -1,0 +1,45 @@
+/*
+ * topology.h - building the sched-domain hierarchy of a machine, as
+ * kernel/sched/topology.c does, and printing it like
+ * /sys/kernel/debug/sched/domains.
+ */
+#ifndef WS_KERN_TOPOLOGY_H
+#define WS_KERN_TOPOLOGY_H
+
+#include <stdio.h>
+
+#include "sched.h"
+
+/* kernel/sched/topology.c: NUMA levels farther than this lose WAKE_AFFINE. */
+#define RECLAIM_DISTANCE 30
+
+/*
+ * Build the domains of every CPU: levels SMT, CLS, MC, PKG and, on NUMA
+ * machines, NODE and one NUMA level per distinct distance
+ * (sched_init_numa()); parameters from sd_init(); degenerate levels removed
+ * (sd_degenerate(), sd_parent_degenerate()); groups per level; then the
+ * per-CPU shortcuts of update_top_cache_domain(). Models mainline
+ * (v6.7+ names: PKG, SD_SHARE_LLC, SD_CLUSTER). Returns 0 or -1 (ENOMEM).
+ */
+int build_sched_domains(const struct machine *m, struct sched_domains *d);
+void free_sched_domains(struct sched_domains *d);
+
+/* cpus_share_cache(): same LLC (kernel/sched/core.c). */
+static inline bool doms_share_cache(const struct sched_domains *d, int a, int b)
+{
+	return a == b || d->cpu[a].sd_llc_id == d->cpu[b].sd_llc_id;
+}
+
+/* cpus_share_resources(): same cluster, or same LLC without clusters (v6.7+). */
+static inline bool doms_share_resources(const struct sched_domains *d, int a, int b)
+{
+	return a == b || d->cpu[a].sd_share_id == d->cpu[b].sd_share_id;
+}
+
+/* Names of the flags set in `flags`, space separated, as debugfs prints them. */
+void sd_flags_print(unsigned int flags, char *buf, size_t len);
+
+/* Print every CPU's domains: level, name, span, flags, groups. */
+void sched_domains_print(FILE *out, const struct machine *m, const struct sched_domains *d);
+
+#endif

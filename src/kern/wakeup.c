@@ -1,0 +1,414 @@
+/*
+ * wakeup.c - where a waking task runs: select_task_rq_fair() and the fast
+ * path it calls, after kernel/sched/fair.c of v6.12: record_wakee(),
+ * wake_wide(), wake_affine() with wake_affine_idle()/wake_affine_weight(),
+ * select_idle_sibling(), select_idle_cpu() with the SIS_UTIL budget and the
+ * cluster-first pass, select_idle_core(), select_idle_smt() and
+ * test_idle_cores(). The four seed proposals hook in where their patches
+ * did; each hook names its thread.
+ *
+ * Every read of another CPU's state goes through available_idle_cpu() or
+ * the LLC shared line, so the time this path takes follows from what it
+ * reads (machine/coherence.h); sim->met counts the CPUs it examined.
+ * Not modelled: asymmetric capacity (select_idle_capacity()), EAS,
+ * WF_CURRENT_CPU, per-CPU kthread stacking (no workload has kthreads),
+ * SCHED_IDLE tasks, core scheduling.
+ */
+#include "kernel.h"
+#include "topology.h"
+
+#define NO_CPU (-1)
+
+static inline bool cpus_share_cache(struct sim *sim, int a, int b)
+{
+	return doms_share_cache(&sim->doms, a, b);
+}
+
+static inline u64 jiffies(struct sim *sim)
+{
+	return sim->now / sim->tun->tick_ns;
+}
+
+void record_wakee(struct sim *sim, struct task_struct *waker, struct task_struct *p)
+{
+	/* Decay the flips at most once per second (HZ jiffies). */
+	if (jiffies(sim) > waker->wakee_flip_decay_ts + sim->tun->hz) {
+		waker->wakee_flips >>= 1;
+		waker->wakee_flip_decay_ts = jiffies(sim);
+	}
+	if (waker->last_wakee != p) {
+		waker->last_wakee = p;
+		waker->wakee_flips++;
+	}
+}
+
+/*
+ * wake_wide(): a waker that keeps switching between many wakees (a
+ * dispatcher) should spread them rather than pull them onto its LLC. The
+ * flip counts of both must exceed the LLC size, and the larger must exceed
+ * the smaller by that factor too.
+ */
+int wake_wide(struct sim *sim, struct task_struct *waker, struct task_struct *p)
+{
+	unsigned int master = waker->wakee_flips;
+	unsigned int slave = p->wakee_flips;
+	int factor = sim->doms.cpu[sim->this_cpu].sd_llc_size;
+
+	if (master < slave) {
+		unsigned int t = master;
+
+		master = slave;
+		slave = t;
+	}
+	if (slave < (unsigned int)factor || master < slave * (unsigned int)factor)
+		return 0;
+	return 1;
+}
+
+/*
+ * S4 v6: a task is short if it never flips wakees and its average CPU time
+ * between sleeps is under an eighth of the minimum granularity
+ * (sis_short_ns, the EEVDF base slice / 8 by default).
+ */
+static bool is_short_task(struct sim *sim, const struct task_struct *t)
+{
+	return sched_feat(SIS_SHORT) && t && t->wakee_flips == 0 && t->dur_avg != 0 &&
+	       t->dur_avg < sim->tun->sis_short_ns;
+}
+
+static int wake_affine_idle(struct sim *sim, int this_cpu, int prev_cpu, int sync)
+{
+	/* A wake-up from an idle CPU's interrupt: prefer prev if it is idle too. */
+	if (available_idle_cpu(sim, this_cpu) && cpus_share_cache(sim, this_cpu, prev_cpu))
+		return available_idle_cpu(sim, prev_cpu) ? prev_cpu : this_cpu;
+	if (sync && sim->rq[this_cpu].nr_running == 1)
+		return this_cpu;
+	if (available_idle_cpu(sim, prev_cpu))
+		return prev_cpu;
+	/* S4 hook 1 (wake_affine_idle()): a short waker alone on its CPU keeps the wakee. */
+	if (sim->rq[this_cpu].nr_running == 1 && is_short_task(sim, sim->rq[this_cpu].curr))
+		return this_cpu;
+	return NO_CPU;
+}
+
+static int wake_affine_weight(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
+			      int this_cpu, int prev_cpu, int sync)
+{
+	struct task_struct *curr = current_task(sim);
+	s64 this_eff_load, prev_eff_load;
+	unsigned long task_load;
+
+	/* Reading prev's PELT sums pulls its runqueue line. */
+	u64 ns = cacheline_read(sim->m, &sim->rq[prev_cpu].line, this_cpu);
+
+	sim->met.coherence_ns += ns;
+	charge(sim, ns);
+	this_eff_load = (s64)cpu_load(sim, this_cpu);
+	if (sync && curr) {
+		unsigned long current_load = curr->se.avg.load_avg;
+
+		if ((s64)current_load > this_eff_load)
+			return this_cpu;
+		this_eff_load -= (s64)current_load;
+	}
+	task_load = p->se.avg.load_avg;
+	this_eff_load += (s64)task_load;
+	if (sched_feat(WA_BIAS))
+		this_eff_load *= 100;
+	this_eff_load *= (s64)capacity_of(sim, prev_cpu);
+
+	prev_eff_load = (s64)cpu_load(sim, prev_cpu);
+	prev_eff_load -= (s64)task_load;
+	if (sched_feat(WA_BIAS))
+		prev_eff_load *= 100 + ((s64)sd->imbalance_pct - 100) / 2;
+	prev_eff_load *= (s64)capacity_of(sim, this_cpu);
+	/* Sync wake-ups break ties toward the waker's CPU. */
+	if (sync)
+		prev_eff_load += 1;
+	return this_eff_load < prev_eff_load ? this_cpu : NO_CPU;
+}
+
+static int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
+		       int this_cpu, int prev_cpu, int sync)
+{
+	int target = NO_CPU;
+
+	if (sched_feat(WA_IDLE))
+		target = wake_affine_idle(sim, this_cpu, prev_cpu, sync);
+	if (sched_feat(WA_WEIGHT) && target == NO_CPU)
+		target = wake_affine_weight(sim, sd, p, this_cpu, prev_cpu, sync);
+	return target == this_cpu ? this_cpu : prev_cpu;
+}
+
+/* test_idle_cores(): the LLC's has_idle_cores, a read of its shared line. */
+static bool test_idle_cores(struct sim *sim, int cpu)
+{
+	struct sched_domain_shared *sds = sim->doms.cpu[cpu].sd_llc_shared;
+
+	if (!sds)
+		return false;
+	u64 ns = cacheline_read(sim->m, &sds->line, sim->this_cpu);
+
+	sim->met.coherence_ns += ns;
+	charge(sim, ns);
+	return sds->has_idle_cores;
+}
+
+static void set_idle_cores(struct sim *sim, int cpu, int val)
+{
+	struct sched_domain_shared *sds = sim->doms.cpu[cpu].sd_llc_shared;
+
+	if (!sds)
+		return;
+	u64 ns = cacheline_write(sim->m, &sds->line, sim->this_cpu);
+
+	sim->met.coherence_ns += ns;
+	charge(sim, ns);
+	sds->has_idle_cores = val;
+}
+
+/* __select_idle_cpu(): no SCHED_IDLE tasks or core cookies are modelled. */
+static int __select_idle_cpu(struct sim *sim, int cpu)
+{
+	charge(sim, sim->m->costs.scan_cpu_ns);
+	sim->met.sis_scanned++;
+	return available_idle_cpu(sim, cpu) ? cpu : NO_CPU;
+}
+
+static void smt_mask(struct sim *sim, int cpu, struct cpumask *out)
+{
+	topology_mask(&sim->m->topo, TOPO_CORE, cpu, out);
+}
+
+/*
+ * select_idle_core(): the core is returned only if all its threads are
+ * idle; the first idle thread seen is kept as a fallback, and a busy
+ * core's threads leave the scan.
+ */
+static int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int *idle_cpu)
+{
+	struct cpumask smt;
+	bool idle = true;
+	int cpu;
+
+	smt_mask(sim, core, &smt);
+	for_each_cpu(cpu, &smt) {
+		charge(sim, sim->m->costs.scan_cpu_ns);
+		sim->met.sis_scanned++;
+		if (!available_idle_cpu(sim, cpu)) {
+			idle = false;
+			if (*idle_cpu == NO_CPU)
+				continue;
+			break;
+		}
+		if (*idle_cpu == NO_CPU && cpumask_test_cpu(cpu, cpus))
+			*idle_cpu = cpu;
+	}
+	if (idle)
+		return core;
+	cpumask_andnot(cpus, cpus, &smt);
+	return NO_CPU;
+}
+
+/* select_idle_smt(): an idle SMT sibling of target (prev's core). */
+static int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
+			   int target)
+{
+	struct cpumask smt;
+	int cpu;
+
+	smt_mask(sim, target, &smt);
+	for_each_cpu(cpu, &smt) {
+		if (cpu == target)
+			continue;
+		if (!cpumask_test_cpu(cpu, &p->cpus_mask) || !cpumask_test_cpu(cpu, &sd->span))
+			continue;
+		charge(sim, sim->m->costs.scan_cpu_ns);
+		sim->met.sis_scanned++;
+		if (available_idle_cpu(sim, cpu))
+			return cpu;
+	}
+	return NO_CPU;
+}
+
+/*
+ * select_idle_cpu(): scan the LLC for an idle core (if the LLC has one) or
+ * an idle CPU, starting next to target. SIS_UTIL bounds the scan to
+ * nr_idle_scan CPUs, which periodic balancing derives from the LLC's
+ * utilisation (zero, no scan, above ~85%). With clusters, the target's
+ * cluster is scanned first (v6.7+).
+ */
+static int select_idle_cpu(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
+			   bool has_idle_core, int target)
+{
+	struct cpumask cpus;
+	int nr = 1 << 30, cpu, idle_cpu = NO_CPU;
+	int this_cpu = sim->this_cpu;
+
+	sim->met.sis_calls++;
+	cpumask_and(&cpus, &sd->span, &p->cpus_mask);
+	if (sched_feat(SIS_UTIL)) {
+		struct sched_domain_shared *sds = sim->doms.cpu[target].sd_llc_shared;
+
+		if (sds) {
+			u64 ns = cacheline_read(sim->m, &sds->line, this_cpu);
+
+			sim->met.coherence_ns += ns;
+			charge(sim, ns);
+			/* +1: the loop below pre-decrements. */
+			nr = sds->nr_idle_scan + 1;
+			if (nr == 1)
+				return NO_CPU;
+		}
+	}
+	/*
+	 * S4 hook 2 (select_idle_cpu()): the affine choice kept the waker's
+	 * CPU, the LLC is busy (scan budget under 60% of it), and both waker
+	 * and wakee are short: wake locally without scanning.
+	 */
+	if (sched_feat(SIS_SHORT) && !has_idle_core && target == this_cpu &&
+	    5 * nr < 3 * sd->span_weight && sim->rq[target].nr_running <= 1 &&
+	    is_short_task(sim, p) && is_short_task(sim, sim->rq[target].curr))
+		return target;
+
+	if (sim->doms.cluster_active && (sd->groups->flags & SD_CLUSTER)) {
+		const struct cpumask *cluster = &sd->groups->span;
+
+		for_each_cpu_wrap(cpu, cluster, target + 1) {
+			if (!cpumask_test_cpu(cpu, &cpus))
+				continue;
+			if (has_idle_core) {
+				int i = select_idle_core(sim, cpu, &cpus, &idle_cpu);
+
+				if (i != NO_CPU)
+					return i;
+			} else {
+				if (--nr <= 0)
+					return NO_CPU;
+				idle_cpu = __select_idle_cpu(sim, cpu);
+				if (idle_cpu != NO_CPU)
+					return idle_cpu;
+			}
+		}
+		cpumask_andnot(&cpus, &cpus, cluster);
+	}
+	for_each_cpu_wrap(cpu, &cpus, target + 1) {
+		if (has_idle_core) {
+			int i = select_idle_core(sim, cpu, &cpus, &idle_cpu);
+
+			if (i != NO_CPU)
+				return i;
+		} else {
+			if (--nr <= 0)
+				return NO_CPU;
+			idle_cpu = __select_idle_cpu(sim, cpu);
+			if (idle_cpu != NO_CPU)
+				break;
+		}
+	}
+	if (has_idle_core)
+		set_idle_cores(sim, target, 0);
+	return idle_cpu;
+}
+
+/*
+ * select_idle_sibling(): the fast path. Cheap candidates first (target,
+ * prev, the recently used CPU), then prev's SMT siblings, then the LLC
+ * scan; stack on target when nothing is idle.
+ */
+int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int target)
+{
+	struct sched_domain *sd;
+	bool has_idle_core = false;
+	int i, recent_used_cpu, prev_aff = NO_CPU;
+	bool clusters = sim->doms.cluster_active;
+
+	if (available_idle_cpu(sim, target))
+		return target;
+	if (prev != target && cpus_share_cache(sim, prev, target) &&
+	    available_idle_cpu(sim, prev)) {
+		if (!clusters || doms_share_resources(&sim->doms, prev, target))
+			return prev;
+		prev_aff = prev;
+	}
+	recent_used_cpu = p->recent_used_cpu;
+	p->recent_used_cpu = prev;
+	if (recent_used_cpu != prev && recent_used_cpu != target &&
+	    cpus_share_cache(sim, recent_used_cpu, target) &&
+	    available_idle_cpu(sim, recent_used_cpu) &&
+	    cpumask_test_cpu(recent_used_cpu, &p->cpus_mask)) {
+		if (!clusters || doms_share_resources(&sim->doms, recent_used_cpu, target))
+			return recent_used_cpu;
+	} else {
+		recent_used_cpu = NO_CPU;
+	}
+	sd = sim->doms.cpu[target].sd_llc;
+	if (!sd)
+		return target;
+	if (sim->doms.smt_present) {
+		has_idle_core = test_idle_cores(sim, target);
+		if (!has_idle_core && cpus_share_cache(sim, prev, target)) {
+			i = select_idle_smt(sim, p, sd, prev);
+			if (i != NO_CPU)
+				return i;
+		}
+	} else if (sched_feat(IDLE_CORES_NO_SMT)) {
+		/*
+		 * S1 reversed: before "sched/fair: Optimize test_idle_cores()
+		 * for !SMT" (v5.13) the flag was read on every idle search,
+		 * SMT or not; it is never set without SMT, so only the read
+		 * of the line that nr_busy_cpus updates remains.
+		 */
+		(void)test_idle_cores(sim, target);
+	}
+	i = select_idle_cpu(sim, p, sd, has_idle_core, target);
+	if (i != NO_CPU)
+		return i;
+	if (prev_aff != NO_CPU)
+		return prev_aff;
+	if (recent_used_cpu != NO_CPU)
+		return recent_used_cpu;
+	return target;
+}
+
+int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, int wake_flags)
+{
+	struct task_struct *waker = current_task(sim);
+	int sync = (wake_flags & WF_SYNC) && waker;
+	int sd_flag = wake_flags & 0xF;
+	struct sched_domain *tmp, *sd = NULL;
+	int cpu = sim->this_cpu >= 0 ? sim->this_cpu : prev_cpu;
+	int new_cpu = prev_cpu;
+	int want_affine = 0;
+
+	charge(sim, sim->m->costs.select_ns);
+	if ((wake_flags & WF_TTWU) && waker) {
+		record_wakee(sim, waker, p);
+		/*
+		 * S3 "don't depend on wake_wide if waker and wakee are already
+		 * in same LLC": the affine path always runs within an LLC.
+		 */
+		want_affine = (!wake_wide(sim, waker, p) ||
+			       (sched_feat(AFFINE_SAME_LLC) && cpus_share_cache(sim, cpu, prev_cpu))) &&
+			      cpumask_test_cpu(cpu, &p->cpus_mask);
+	}
+	for_each_domain(sim, cpu, tmp) {
+		/* The lowest domain holding both CPUs decides between them. */
+		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) &&
+		    cpumask_test_cpu(prev_cpu, &tmp->span)) {
+			if (cpu != prev_cpu)
+				new_cpu = wake_affine(sim, tmp, p, cpu, prev_cpu, sync);
+			sd = NULL;
+			break;
+		}
+		if (tmp->flags & sd_flag)
+			sd = tmp;
+		else if (!want_affine)
+			break;
+	}
+	if (sd)
+		new_cpu = find_idlest_cpu(sim, sd, p, cpu, prev_cpu, sd_flag);
+	else if (wake_flags & WF_TTWU)
+		new_cpu = select_idle_sibling(sim, p, prev_cpu, new_cpu);
+	return new_cpu;
+}

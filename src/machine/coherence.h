@@ -1,0 +1,33 @@
+/*
+ * coherence.h - scheduler state that CPUs share, kept in modelled cache
+ * lines so that reading another CPU's state costs what it costs on the
+ * machine.
+ *
+ * A line remembers its last writer and the CPUs holding a copy. A read by a
+ * holder is a hit; otherwise the line comes from the last writer (or a
+ * holder) at the c2c latency of their relation. A write by the sole holder
+ * is a hit; otherwise it fetches the line and invalidates the others. This
+ * is MESI without the protocol corner cases: enough for a heuristic's cost
+ * to follow from what it reads (DESIGN.md principle 2). Known limits: no
+ * contention queueing, no capacity evictions.
+ */
+#ifndef WS_COHERENCE_H
+#define WS_COHERENCE_H
+
+#include "machine.h"
+
+struct cacheline {
+	int owner;		/* last writer CPU, -1 if none yet */
+	struct cpumask holders;	/* CPUs with a valid copy */
+};
+
+/* A line nobody has touched: the first access costs a memory fetch. */
+void cacheline_init(struct cacheline *l);
+
+/* Cost in ns for cpu to read l (latency, charged by the caller). */
+u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu);
+
+/* Cost in ns for cpu to write l; it becomes the only holder. */
+u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu);
+
+#endif

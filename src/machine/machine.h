@@ -1,0 +1,124 @@
+/*
+ * machine.h - a modelled machine: its topology, its idle states and the
+ * costs that decide wake-up placement trade-offs (docs/costs.md gives the
+ * source of every figure).
+ *
+ * Machines come from presets (machines/NAME.json, built into the binary),
+ * from a JSON file path, from a copied sysfs tree (sysfs:DIR) or from this
+ * host's /sys ("host"). All paths end in the same struct so the scheduler
+ * model never knows where a machine came from.
+ */
+#ifndef WS_MACHINE_H
+#define WS_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topology.h"
+
+typedef uint64_t u64;
+
+#define WS_MAX_IDLE_STATES 8
+
+/* Relation between two CPUs, nearest first; indexes costs.c2c_ns[]. */
+enum c2c_class {
+	C2C_LOCAL,	/* the same CPU: an L1 hit */
+	C2C_SMT,	/* SMT siblings: shared L1/L2 */
+	C2C_CLUSTER,	/* same cluster (shared L2 or L3 tag) */
+	C2C_LLC,	/* same last-level cache */
+	C2C_NODE,	/* same NUMA node, other LLC */
+	C2C_PACKAGE,	/* same package, other node */
+	C2C_REMOTE,	/* other package */
+	C2C_NR
+};
+
+/* One cpuidle state, as the kernel's driver tables list it. */
+struct idle_state {
+	char name[16];
+	u64 exit_latency_ns;
+	u64 target_residency_ns;
+	bool polling;	/* CPU watches its flags: a wake-up needs no IPI */
+};
+
+/*
+ * Costs in ns of CPU time (charged to the CPU doing the work) or of latency
+ * (a delay before something happens elsewhere). Figures and sources:
+ * docs/costs.md.
+ */
+struct costs {
+	u64 c2c_ns[C2C_NR];	/* one cache-line transfer, by relation (latency) */
+	u64 context_switch_ns;	/* schedule() + switch_to between threads of one mm */
+	u64 mm_switch_ns;	/* extra when the address space changes */
+	u64 pipe_write_ns;	/* write(2) of a small message to a pipe, w/o wake-up */
+	u64 pipe_read_ns;	/* read(2) of a small message from a pipe */
+	u64 unix_send_ns;	/* send on an AF_UNIX stream socket, w/o wake-up */
+	u64 unix_recv_ns;	/* receive on an AF_UNIX stream socket */
+	u64 copy_ns_per_kib;	/* copy_{to,from}_user per KiB beyond the first line */
+	u64 ttwu_ns;		/* try_to_wake_up() fixed part: locks, enqueue */
+	u64 select_ns;		/* select_task_rq_fair() fixed part */
+	u64 scan_cpu_ns;	/* select_idle_cpu() loop work per CPU, w/o its cache line */
+	u64 ipi_send_ns;	/* sender's cost of an IPI */
+	u64 ipi_latency_ns;	/* IPI send to handler start on the target */
+	u64 poll_wake_ns;	/* a polling idle CPU notices need_resched */
+	u64 fork_ns;		/* fork() of a small process, parent side */
+	u64 clone_ns;		/* pthread_create(), parent side */
+	u64 exit_ns;		/* exit() of a process, mm teardown included */
+	u64 thread_exit_ns;	/* pthread exit */
+	u64 reap_ns;		/* wait()/pthread_join() returning a dead child */
+	unsigned smt_speed_pct;	/* speed of each SMT sibling while both run, % */
+	unsigned cold_mlp;	/* misses in flight while refilling a cold cache */
+	unsigned jitter_pct_x10; /* relative stddev of op durations, 0.1% units */
+};
+
+struct machine {
+	char name[64];
+	char description[256];
+	struct topology topo;
+	int nr_idle_states;
+	struct idle_state idle[WS_MAX_IDLE_STATES];
+	struct costs costs;
+	u64 l2_bytes;		/* private L2 per core */
+	u64 llc_bytes;		/* one last-level cache */
+	uint8_t *c2c;		/* nr_cpus x nr_cpus enum c2c_class */
+};
+
+static inline enum c2c_class machine_c2c_class(const struct machine *m, int a, int b)
+{
+	return (enum c2c_class)m->c2c[a * m->topo.nr_cpus + b];
+}
+
+static inline u64 machine_c2c_ns(const struct machine *m, int a, int b)
+{
+	return m->costs.c2c_ns[m->c2c[a * m->topo.nr_cpus + b]];
+}
+
+/*
+ * Load a machine from a spec: a preset name ("epyc9654-2s"), "host",
+ * "sysfs:DIR" (a copied /sys, or a directory holding sys/devices/system),
+ * or a path to a machine JSON file. Sets nr_cpu_ids. Returns 0, or -1 with
+ * a message naming the file, line and field in err.
+ */
+int machine_load(const char *spec, struct machine *m, char *err, size_t errlen);
+void machine_free(struct machine *m);
+
+/* Fill derived data (c2c classes) after topo is final. Returns 0 or -1. */
+int machine_finish(struct machine *m, char *err, size_t errlen);
+
+/* Built-in presets, for `wakesim machines`: name and one-line description. */
+int machine_preset_count(void);
+const char *machine_preset_name(int i);
+/* Loads preset i to read its description; returns 0 or -1. */
+int machine_preset_describe(int i, char *buf, size_t len);
+
+/* Parse a machine JSON document (text, named `file` in errors). */
+int machine_parse_json(const char *text, size_t len, const char *file,
+		       struct machine *m, char *err, size_t errlen);
+
+/* Read a sysfs tree rooted at dir into m->topo (and idle states if present). */
+int machine_read_sysfs(const char *dir, struct machine *m, char *err, size_t errlen);
+
+/* Default costs and idle states for machines read from sysfs. */
+void machine_default_costs(struct machine *m);
+
+#endif

@@ -1,0 +1,652 @@
+/*
+ * preset.c - machine descriptions in JSON (machines/NAME.json, built into
+ * the binary) and the dispatcher that loads any machine spec.
+ *
+ * A preset describes a regular machine by counts (sockets x nodes x LLCs x
+ * clusters x cores x threads) plus the CPU numbering Linux uses on that
+ * platform; the generator below expands it into a topology with the same
+ * CPU numbers the real machine's sysfs shows. Costs a preset does not give
+ * come from machines/default-costs.json. Parsing uses json-c; errors name
+ * the file, the line of the offending key and the key's path.
+ */
+#include "machine.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "presets_data.h"
+
+struct jctx {
+	const char *text;
+	size_t len;
+	const char *file;
+	char *err;
+	size_t errlen;
+};
+
+/* Line of the first occurrence of "key" in the text, or 0 if not found. */
+static int key_line(const struct jctx *c, const char *key)
+{
+	char pat[96];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\"", key);
+	p = strstr(c->text, pat);
+	if (!p)
+		return 0;
+	int line = 1;
+
+	for (const char *q = c->text; q < p; q++)
+		line += *q == '\n';
+	return line;
+}
+
+static int jfail(const struct jctx *c, const char *path, const char *key, const char *what)
+{
+	int line = key_line(c, key);
+
+	if (line)
+		snprintf(c->err, c->errlen, "%s:%d: field \"%s\": %s", c->file, line, path, what);
+	else
+		snprintf(c->err, c->errlen, "%s: field \"%s\": %s", c->file, path, what);
+	return -1;
+}
+
+static int get_u64(const struct jctx *c, json_object *obj, const char *prefix,
+		   const char *key, bool required, u64 min, u64 max, u64 *out)
+{
+	json_object *v;
+	char path[128], what[128];
+
+	snprintf(path, sizeof(path), "%s%s", prefix, key);
+	if (!json_object_object_get_ex(obj, key, &v)) {
+		if (required)
+			return jfail(c, path, key, "missing");
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_int)) {
+		snprintf(what, sizeof(what), "expected an integer in %llu..%llu",
+			 (unsigned long long)min, (unsigned long long)max);
+		return jfail(c, path, key, what);
+	}
+	int64_t x = json_object_get_int64(v);
+
+	if (x < 0 || (u64)x < min || (u64)x > max) {
+		snprintf(what, sizeof(what), "%lld is outside %llu..%llu", (long long)x,
+			 (unsigned long long)min, (unsigned long long)max);
+		return jfail(c, path, key, what);
+	}
+	*out = (u64)x;
+	return 0;
+}
+
+static int get_int(const struct jctx *c, json_object *obj, const char *prefix,
+		   const char *key, bool required, int min, int max, int *out)
+{
+	u64 v = (u64)*out;
+
+	if (get_u64(c, obj, prefix, key, required, (u64)min, (u64)max, &v))
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int get_str(const struct jctx *c, json_object *obj, const char *prefix,
+		   const char *key, bool required, char *out, size_t outlen)
+{
+	json_object *v;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s%s", prefix, key);
+	if (!json_object_object_get_ex(obj, key, &v)) {
+		if (required)
+			return jfail(c, path, key, "missing");
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_string))
+		return jfail(c, path, key, "expected a string");
+	snprintf(out, outlen, "%s", json_object_get_string(v));
+	return 0;
+}
+
+/* Reject keys the schema does not know: a typo must not be ignored. */
+static int check_keys(const struct jctx *c, json_object *obj, const char *prefix,
+		      const char *const *known)
+{
+	json_object_object_foreach(obj, key, val) {
+		(void)val;
+		bool ok = false;
+
+		for (int i = 0; known[i]; i++)
+			if (!strcmp(known[i], key))
+				ok = true;
+		if (!ok) {
+			char path[128];
+
+			snprintf(path, sizeof(path), "%s%s", prefix, key);
+			return jfail(c, path, key, "unknown field");
+		}
+	}
+	return 0;
+}
+
+/* ---- topology generator ---- */
+
+struct preset_shape {
+	int sockets, nodes_per_socket, llcs_per_node, clusters_per_llc;
+	int cores_per_cluster, threads_per_core;
+	bool sibling_last;	/* x86: thread 1 of every core after all thread 0s */
+	unsigned capacity;
+};
+
+/*
+ * Expand counts into CPUs numbered as Linux numbers them: cores in socket,
+ * node, LLC, cluster order; with sibling_last the second threads follow all
+ * first threads (x86 ACPI MADT order), else siblings are adjacent.
+ */
+static void generate(const struct preset_shape *s, struct topology *t)
+{
+	int cores_per_llc = s->clusters_per_llc * s->cores_per_cluster;
+	int cores_per_node = s->llcs_per_node * cores_per_llc;
+	int cores_per_socket = s->nodes_per_socket * cores_per_node;
+	int nr_cores = s->sockets * cores_per_socket;
+
+	t->nr_cpus = nr_cores * s->threads_per_core;
+	for (int core = 0; core < nr_cores; core++)
+		for (int th = 0; th < s->threads_per_core; th++) {
+			int cpu = s->sibling_last ? th * nr_cores + core
+						  : core * s->threads_per_core + th;
+			struct cpu_topo *c = &t->cpu[cpu];
+
+			c->core = core;
+			/* One cluster per LLC is no cluster: sysfs shows the core. */
+			c->cluster = s->clusters_per_llc > 1 ? core / s->cores_per_cluster : core;
+			c->llc = core / cores_per_llc;
+			c->node = core / cores_per_node;
+			c->package = core / cores_per_socket;
+			c->capacity = s->capacity;
+		}
+	t->nr_nodes = s->sockets * s->nodes_per_socket;
+}
+
+static int parse_topology(const struct jctx *c, json_object *o, struct machine *m)
+{
+	static const char *const known[] = { "sockets", "nodes_per_socket", "llcs_per_node",
+		"clusters_per_llc", "cores_per_cluster", "threads_per_core", "smt_numbering",
+		"numa_distance", "l2_bytes", "llc_bytes", "capacity", NULL };
+	struct preset_shape s = { .nodes_per_socket = 1, .llcs_per_node = 1,
+				  .clusters_per_llc = 1, .threads_per_core = 1,
+				  .capacity = SCHED_CAPACITY_SCALE };
+	const char *p = "topology.";
+	char numbering[32] = "sibling-adjacent";
+	int cap = SCHED_CAPACITY_SCALE;
+
+	if (check_keys(c, o, p, known) ||
+	    get_int(c, o, p, "sockets", true, 1, 64, &s.sockets) ||
+	    get_int(c, o, p, "nodes_per_socket", false, 1, 64, &s.nodes_per_socket) ||
+	    get_int(c, o, p, "llcs_per_node", false, 1, 1024, &s.llcs_per_node) ||
+	    get_int(c, o, p, "clusters_per_llc", false, 1, 1024, &s.clusters_per_llc) ||
+	    get_int(c, o, p, "cores_per_cluster", true, 1, 1024, &s.cores_per_cluster) ||
+	    get_int(c, o, p, "threads_per_core", false, 1, 8, &s.threads_per_core) ||
+	    get_int(c, o, p, "capacity", false, 1, SCHED_CAPACITY_SCALE, &cap) ||
+	    get_str(c, o, p, "smt_numbering", false, numbering, sizeof(numbering)) ||
+	    get_u64(c, o, p, "l2_bytes", true, 1, UINT64_C(1) << 40, &m->l2_bytes) ||
+	    get_u64(c, o, p, "llc_bytes", true, 1, UINT64_C(1) << 40, &m->llc_bytes))
+		return -1;
+	s.capacity = (unsigned)cap;
+	if (!strcmp(numbering, "sibling-last"))
+		s.sibling_last = true;
+	else if (strcmp(numbering, "sibling-adjacent"))
+		return jfail(c, "topology.smt_numbering", "smt_numbering",
+			     "expected \"sibling-last\" or \"sibling-adjacent\"");
+	long long total = (long long)s.sockets * s.nodes_per_socket * s.llcs_per_node *
+			  s.clusters_per_llc * s.cores_per_cluster * s.threads_per_core;
+	if (total > WS_MAX_CPUS) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "the counts give %lld CPUs, more than %d", total,
+			 WS_MAX_CPUS);
+		return jfail(c, "topology.sockets", "sockets", what);
+	}
+	if ((long long)s.sockets * s.nodes_per_socket > WS_MAX_NODES)
+		return jfail(c, "topology.nodes_per_socket", "nodes_per_socket",
+			     "too many NUMA nodes");
+	generate(&s, &m->topo);
+
+	json_object *d;
+	int n = m->topo.nr_nodes;
+
+	if (!json_object_object_get_ex(o, "numa_distance", &d)) {
+		if (n > 1)
+			return jfail(c, "topology.numa_distance", "numa_distance",
+				     "missing (required with more than one node)");
+		m->topo.distance[0][0] = 10;
+		return 0;
+	}
+	if (!json_object_is_type(d, json_type_array) || (int)json_object_array_length(d) != n) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "expected a %d x %d array of integers", n, n);
+		return jfail(c, "topology.numa_distance", "numa_distance", what);
+	}
+	for (int i = 0; i < n; i++) {
+		json_object *row = json_object_array_get_idx(d, (size_t)i);
+
+		if (!json_object_is_type(row, json_type_array) ||
+		    (int)json_object_array_length(row) != n) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "row %d: expected %d integers", i, n);
+			return jfail(c, "topology.numa_distance", "numa_distance", what);
+		}
+		for (int j = 0; j < n; j++) {
+			json_object *v = json_object_array_get_idx(row, (size_t)j);
+
+			if (!json_object_is_type(v, json_type_int)) {
+				char what[96];
+
+				snprintf(what, sizeof(what), "row %d column %d: not an integer", i, j);
+				return jfail(c, "topology.numa_distance", "numa_distance", what);
+			}
+			m->topo.distance[i][j] = json_object_get_int(v);
+		}
+	}
+	return 0;
+}
+
+static int parse_idle_states(const struct jctx *c, json_object *a, struct machine *m)
+{
+	static const char *const known[] = { "name", "exit_latency_us", "target_residency_us",
+					     "polling", NULL };
+
+	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) < 1 ||
+	    json_object_array_length(a) > WS_MAX_IDLE_STATES) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "expected an array of 1..%d states", WS_MAX_IDLE_STATES);
+		return jfail(c, "idle_states", "idle_states", what);
+	}
+	m->nr_idle_states = (int)json_object_array_length(a);
+	for (int i = 0; i < m->nr_idle_states; i++) {
+		json_object *s = json_object_array_get_idx(a, (size_t)i), *pv;
+		struct idle_state *st = &m->idle[i];
+		char prefix[32];
+		u64 lat = 0, res = 0;
+
+		snprintf(prefix, sizeof(prefix), "idle_states[%d].", i);
+		if (!json_object_is_type(s, json_type_object))
+			return jfail(c, "idle_states", "idle_states", "expected objects");
+		if (check_keys(c, s, prefix, known) ||
+		    get_str(c, s, prefix, "name", true, st->name, sizeof(st->name)) ||
+		    get_u64(c, s, prefix, "exit_latency_us", true, 0, 100000, &lat) ||
+		    get_u64(c, s, prefix, "target_residency_us", true, 0, 1000000, &res))
+			return -1;
+		st->exit_latency_ns = lat * 1000;
+		st->target_residency_ns = res * 1000;
+		st->polling = false;
+		if (json_object_object_get_ex(s, "polling", &pv)) {
+			if (!json_object_is_type(pv, json_type_boolean))
+				return jfail(c, "idle_states[].polling", "polling",
+					     "expected true or false");
+			st->polling = json_object_get_boolean(pv);
+		}
+		if (i > 0 && st->exit_latency_ns < m->idle[i - 1].exit_latency_ns)
+			return jfail(c, "idle_states", "exit_latency_us",
+				     "states must be listed from shallowest to deepest");
+	}
+	return 0;
+}
+
+static const char *const c2c_keys[C2C_NR] = { "local", "smt", "cluster", "llc", "node",
+					       "package", "remote" };
+
+static int parse_costs(const struct jctx *c, json_object *o, struct costs *k)
+{
+	static const char *const known[] = { "c2c_ns", "context_switch_ns", "mm_switch_ns",
+		"pipe_write_ns", "pipe_read_ns", "unix_send_ns", "unix_recv_ns",
+		"copy_ns_per_kib", "ttwu_ns", "select_ns", "scan_cpu_ns", "ipi_send_ns",
+		"ipi_latency_ns", "poll_wake_ns", "fork_ns", "clone_ns", "exit_ns",
+		"thread_exit_ns", "reap_ns", "smt_speed_pct", "cold_mlp",
+		"jitter_pct_x10", NULL };
+	const char *p = "costs.";
+	const u64 max_ns = 100000000;
+	u64 v;
+	json_object *cc;
+
+	if (check_keys(c, o, p, known))
+		return -1;
+	if (json_object_object_get_ex(o, "c2c_ns", &cc)) {
+		if (!json_object_is_type(cc, json_type_object))
+			return jfail(c, "costs.c2c_ns", "c2c_ns", "expected an object");
+		if (check_keys(c, cc, "costs.c2c_ns.", c2c_keys))
+			return -1;
+		for (int i = 0; i < C2C_NR; i++)
+			if (get_u64(c, cc, "costs.c2c_ns.", c2c_keys[i], false, 0, 100000,
+				    &k->c2c_ns[i]))
+				return -1;
+	}
+#define COST(field, lo, hi)                                                    \
+	if (get_u64(c, o, p, #field, false, lo, hi, &k->field))                \
+		return -1;
+	COST(context_switch_ns, 0, max_ns)
+	COST(mm_switch_ns, 0, max_ns)
+	COST(pipe_write_ns, 0, max_ns)
+	COST(pipe_read_ns, 0, max_ns)
+	COST(unix_send_ns, 0, max_ns)
+	COST(unix_recv_ns, 0, max_ns)
+	COST(copy_ns_per_kib, 0, max_ns)
+	COST(ttwu_ns, 0, max_ns)
+	COST(select_ns, 0, max_ns)
+	COST(scan_cpu_ns, 0, max_ns)
+	COST(ipi_send_ns, 0, max_ns)
+	COST(ipi_latency_ns, 0, max_ns)
+	COST(poll_wake_ns, 0, max_ns)
+	COST(fork_ns, 0, max_ns)
+	COST(clone_ns, 0, max_ns)
+	COST(exit_ns, 0, max_ns)
+	COST(thread_exit_ns, 0, max_ns)
+	COST(reap_ns, 0, max_ns)
+#undef COST
+	v = k->smt_speed_pct;
+	if (get_u64(c, o, p, "smt_speed_pct", false, 1, 100, &v))
+		return -1;
+	k->smt_speed_pct = (unsigned)v;
+	v = k->cold_mlp;
+	if (get_u64(c, o, p, "cold_mlp", false, 1, 64, &v))
+		return -1;
+	k->cold_mlp = (unsigned)v;
+	v = k->jitter_pct_x10;
+	if (get_u64(c, o, p, "jitter_pct_x10", false, 0, 250, &v))
+		return -1;
+	k->jitter_pct_x10 = (unsigned)v;
+	return 0;
+}
+
+static int parse_doc(const char *text, size_t len, const char *file, json_object **out,
+		     char *err, size_t errlen)
+{
+	json_tokener *tok = json_tokener_new();
+	json_object *root;
+
+	if (!tok) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -1;
+	}
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	enum json_tokener_error jerr = json_tokener_get_error(tok);
+
+	if (!root || jerr != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) < len) {
+		size_t off = json_tokener_get_parse_end(tok);
+		int line = 1;
+
+		for (size_t i = 0; i < off && i < len; i++)
+			line += text[i] == '\n';
+		if (root && jerr == json_tokener_success) {
+			/* Only whitespace may follow the document. */
+			bool junk = false;
+
+			for (size_t i = off; i < len; i++)
+				if (text[i] != ' ' && text[i] != '\n' && text[i] != '\t' &&
+				    text[i] != '\r')
+					junk = true;
+			if (!junk) {
+				json_tokener_free(tok);
+				*out = root;
+				return 0;
+			}
+			snprintf(err, errlen, "%s:%d: unexpected text after the JSON document",
+				 file, line);
+			json_object_put(root);
+		} else {
+			snprintf(err, errlen, "%s:%d: JSON syntax error: %s", file, line,
+				 jerr == json_tokener_continue ? "unexpected end of file"
+							       : json_tokener_error_desc(jerr));
+			if (root)
+				json_object_put(root);
+		}
+		json_tokener_free(tok);
+		return -1;
+	}
+	json_tokener_free(tok);
+	*out = root;
+	return 0;
+}
+
+static int load_default_costs(struct machine *m, char *err, size_t errlen);
+
+int machine_parse_json(const char *text, size_t len, const char *file, struct machine *m,
+		       char *err, size_t errlen)
+{
+	static const char *const known[] = { "name", "description", "topology", "idle_states",
+					     "costs", "sources", NULL };
+	struct jctx c = { text, len, file, err, errlen };
+	json_object *root, *o;
+	int ret = -1;
+
+	if (parse_doc(text, len, file, &root, err, errlen))
+		return -1;
+	if (!json_object_is_type(root, json_type_object)) {
+		snprintf(err, errlen, "%s:1: expected a JSON object", file);
+		goto out;
+	}
+	if (check_keys(&c, root, "", known) ||
+	    get_str(&c, root, "", "name", true, m->name, sizeof(m->name)) ||
+	    get_str(&c, root, "", "description", false, m->description, sizeof(m->description)))
+		goto out;
+	if (!json_object_object_get_ex(root, "topology", &o) ||
+	    !json_object_is_type(o, json_type_object)) {
+		jfail(&c, "topology", "topology", "missing or not an object");
+		goto out;
+	}
+	if (parse_topology(&c, o, m))
+		goto out;
+	if (json_object_object_get_ex(root, "idle_states", &o) && parse_idle_states(&c, o, m))
+		goto out;
+	if (json_object_object_get_ex(root, "costs", &o)) {
+		if (!json_object_is_type(o, json_type_object)) {
+			jfail(&c, "costs", "costs", "expected an object");
+			goto out;
+		}
+		if (parse_costs(&c, o, &m->costs))
+			goto out;
+	}
+	if (json_object_object_get_ex(root, "sources", &o) &&
+	    !json_object_is_type(o, json_type_object)) {
+		jfail(&c, "sources", "sources", "expected an object of strings");
+		goto out;
+	}
+	ret = 0;
+out:
+	json_object_put(root);
+	return ret;
+}
+
+/*
+ * The defaults every machine starts from: machines/default-costs.json,
+ * which holds only "costs" and "idle_states" (plus its sources).
+ */
+static int load_default_costs(struct machine *m, char *err, size_t errlen)
+{
+	const struct preset_blob *b = preset_blob_find("default-costs");
+	struct jctx c = { 0 };
+	json_object *root, *o;
+	int ret = -1;
+
+	if (!b) {
+		snprintf(err, errlen, "built-in default-costs.json is missing");
+		return -1;
+	}
+	c = (struct jctx){ b->text, b->len, "machines/default-costs.json", err, errlen };
+	if (parse_doc(b->text, b->len, c.file, &root, err, errlen))
+		return -1;
+	if (json_object_object_get_ex(root, "costs", &o) && parse_costs(&c, o, &m->costs))
+		goto out;
+	if (json_object_object_get_ex(root, "idle_states", &o) && parse_idle_states(&c, o, m))
+		goto out;
+	ret = 0;
+out:
+	json_object_put(root);
+	return ret;
+}
+
+void machine_free(struct machine *m)
+{
+	free(m->c2c);
+	m->c2c = NULL;
+}
+
+int machine_finish(struct machine *m, char *err, size_t errlen)
+{
+	struct topology *t = &m->topo;
+	int n = t->nr_cpus;
+
+	if (topology_finalize(t, err, errlen))
+		return -1;
+	nr_cpu_ids = n;
+	free(m->c2c);
+	m->c2c = malloc((size_t)n * (size_t)n);
+	if (!m->c2c) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int a = 0; a < n; a++)
+		for (int b = 0; b < n; b++) {
+			const struct cpu_topo *x = &t->cpu[a], *y = &t->cpu[b];
+			enum c2c_class k;
+
+			if (a == b)
+				k = C2C_LOCAL;
+			else if (x->core == y->core)
+				k = C2C_SMT;
+			else if (x->cluster == y->cluster && x->llc == y->llc)
+				k = C2C_CLUSTER;
+			else if (x->llc == y->llc)
+				k = C2C_LLC;
+			else if (x->node == y->node)
+				k = C2C_NODE;
+			else if (x->package == y->package)
+				k = C2C_PACKAGE;
+			else
+				k = C2C_REMOTE;
+			m->c2c[a * n + b] = (uint8_t)k;
+		}
+	return 0;
+}
+
+static int load_file(const char *path, struct machine *m, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+	int ret;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		snprintf(err, errlen, "%s: cannot read", path);
+		fclose(f);
+		return -1;
+	}
+	buf = malloc((size_t)len + 1);
+	if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		snprintf(err, errlen, "%s: cannot read", path);
+		free(buf);
+		fclose(f);
+		return -1;
+	}
+	buf[len] = '\0';
+	fclose(f);
+	if (strlen(buf) != (size_t)len) {
+		snprintf(err, errlen, "%s: contains a NUL byte: not a JSON text file", path);
+		free(buf);
+		return -1;
+	}
+	ret = machine_parse_json(buf, (size_t)len, path, m, err, errlen);
+	free(buf);
+	return ret;
+}
+
+int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
+{
+	const struct preset_blob *b;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	if (load_default_costs(m, err, errlen))
+		return -1;
+	if (!strcmp(spec, "host")) {
+		ret = machine_read_sysfs("/sys", m, err, errlen);
+		snprintf(m->name, sizeof(m->name), "host");
+	} else if (!strncmp(spec, "sysfs:", 6)) {
+		ret = machine_read_sysfs(spec + 6, m, err, errlen);
+		snprintf(m->name, sizeof(m->name), "%.63s", spec);
+	} else if (strchr(spec, '/') || strstr(spec, ".json")) {
+		ret = load_file(spec, m, err, errlen);
+	} else if ((b = preset_blob_find(spec)) && strcmp(spec, "default-costs")) {
+		char file[128];
+
+		snprintf(file, sizeof(file), "machines/%s.json", spec);
+		ret = machine_parse_json(b->text, b->len, file, m, err, errlen);
+	} else {
+		char names[512] = "";
+
+		for (int i = 0; i < machine_preset_count(); i++) {
+			strncat(names, i ? ", " : "", sizeof(names) - strlen(names) - 1);
+			strncat(names, machine_preset_name(i), sizeof(names) - strlen(names) - 1);
+		}
+		snprintf(err, errlen,
+			 "unknown machine \"%s\" (presets: %s; or host, sysfs:DIR, FILE.json)",
+			 spec, names);
+		return -1;
+	}
+	if (ret)
+		return -1;
+	if (machine_finish(m, err, errlen)) {
+		char inner[256];
+
+		snprintf(inner, sizeof(inner), "%s", err);
+		snprintf(err, errlen, "machine %s: %s", spec, inner);
+		return -1;
+	}
+	return 0;
+}
+
+int machine_preset_count(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < preset_blob_count; i++)
+		n += strcmp(preset_blobs[i].name, "default-costs") != 0;
+	return n;
+}
+
+const char *machine_preset_name(int i)
+{
+	for (int j = 0; j < preset_blob_count; j++) {
+		if (!strcmp(preset_blobs[j].name, "default-costs"))
+			continue;
+		if (i-- == 0)
+			return preset_blobs[j].name;
+	}
+	return NULL;
+}
+
+int machine_preset_describe(int i, char *buf, size_t len)
+{
+	struct machine m;
+	char err[256];
+
+	if (machine_load(machine_preset_name(i), &m, err, sizeof(err))) {
+		snprintf(buf, len, "(broken preset: %s)", err);
+		return -1;
+	}
+	snprintf(buf, len, "%d CPUs: %s", m.topo.nr_cpus, m.description);
+	machine_free(&m);
+	return 0;
+}

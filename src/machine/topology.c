@@ -1,0 +1,202 @@
+/*
+ * topology.c - dense renumbering, nesting checks and comparison of machine
+ * topologies. Builders (preset.c, sysfs.c) fill raw group keys; this file
+ * turns them into the canonical form described in topology.h.
+ */
+#include "topology.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int field_of(const struct cpu_topo *c, enum topo_level level)
+{
+	switch (level) {
+	case TOPO_CORE:
+		return c->core;
+	case TOPO_CLUSTER:
+		return c->cluster;
+	case TOPO_LLC:
+		return c->llc;
+	case TOPO_NODE:
+		return c->node;
+	case TOPO_PACKAGE:
+		return c->package;
+	}
+	return -1;
+}
+
+static int *field_ptr(struct cpu_topo *c, enum topo_level level)
+{
+	switch (level) {
+	case TOPO_CORE:
+		return &c->core;
+	case TOPO_CLUSTER:
+		return &c->cluster;
+	case TOPO_LLC:
+		return &c->llc;
+	case TOPO_NODE:
+		return &c->node;
+	case TOPO_PACKAGE:
+		return &c->package;
+	}
+	return 0;
+}
+
+static const char *level_name(enum topo_level level)
+{
+	static const char *names[] = { "core", "cluster", "LLC", "node", "package" };
+
+	return names[level];
+}
+
+/* Renumber one field densely by first appearance; returns the count. */
+static int renumber(struct topology *t, enum topo_level level)
+{
+	static int raw[WS_MAX_CPUS];
+	int nr = 0;
+
+	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		int *f = field_ptr(&t->cpu[cpu], level);
+		int id = -1;
+
+		for (int i = 0; i < nr; i++)
+			if (raw[i] == *f) {
+				id = i;
+				break;
+			}
+		if (id < 0) {
+			raw[nr] = *f;
+			id = nr++;
+		}
+		*f = id;
+	}
+	return nr;
+}
+
+/* Every CPU sharing `inner` with another must also share `outer` with it. */
+static int check_nested(const struct topology *t, enum topo_level inner,
+			enum topo_level outer, char *err, size_t errlen)
+{
+	for (int a = 0; a < t->nr_cpus; a++)
+		for (int b = a + 1; b < t->nr_cpus; b++)
+			if (field_of(&t->cpu[a], inner) == field_of(&t->cpu[b], inner) &&
+			    field_of(&t->cpu[a], outer) != field_of(&t->cpu[b], outer)) {
+				snprintf(err, errlen,
+					 "CPUs %d and %d share a %s but not a %s",
+					 a, b, level_name(inner), level_name(outer));
+				return -1;
+			}
+	return 0;
+}
+
+int topology_finalize(struct topology *t, char *err, size_t errlen)
+{
+	if (t->nr_cpus <= 0 || t->nr_cpus > WS_MAX_CPUS) {
+		snprintf(err, errlen, "%d CPUs (must be 1..%d)", t->nr_cpus, WS_MAX_CPUS);
+		return -1;
+	}
+	if (t->nr_nodes <= 0 || t->nr_nodes > WS_MAX_NODES) {
+		snprintf(err, errlen, "%d NUMA nodes (must be 1..%d)", t->nr_nodes,
+			 WS_MAX_NODES);
+		return -1;
+	}
+	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		const struct cpu_topo *c = &t->cpu[cpu];
+
+		if (c->node < 0 || c->node >= t->nr_nodes) {
+			snprintf(err, errlen, "CPU %d is on node %d, outside 0..%d", cpu,
+				 c->node, t->nr_nodes - 1);
+			return -1;
+		}
+		if (c->capacity == 0 || c->capacity > SCHED_CAPACITY_SCALE) {
+			snprintf(err, errlen, "CPU %d has capacity %u (must be 1..1024)",
+				 cpu, c->capacity);
+			return -1;
+		}
+	}
+	for (int i = 0; i < t->nr_nodes; i++)
+		for (int j = 0; j < t->nr_nodes; j++) {
+			int d = t->distance[i][j];
+
+			if ((i == j && d != 10) || (i != j && d <= 10) || d > 255) {
+				snprintf(err, errlen,
+					 "NUMA distance %d -> %d is %d (local must be 10, remote 11..255)",
+					 i, j, d);
+				return -1;
+			}
+		}
+	t->nr_packages = renumber(t, TOPO_PACKAGE);
+	t->nr_llcs = renumber(t, TOPO_LLC);
+	t->nr_clusters = renumber(t, TOPO_CLUSTER);
+	t->nr_cores = renumber(t, TOPO_CORE);
+	if (check_nested(t, TOPO_CORE, TOPO_CLUSTER, err, errlen) ||
+	    check_nested(t, TOPO_CLUSTER, TOPO_LLC, err, errlen) ||
+	    check_nested(t, TOPO_LLC, TOPO_PACKAGE, err, errlen) ||
+	    check_nested(t, TOPO_CORE, TOPO_NODE, err, errlen))
+		return -1;
+
+	int count[WS_MAX_CPUS] = { 0 };
+
+	t->smt_width = 0;
+	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		struct cpu_topo *c = &t->cpu[cpu];
+
+		c->thread = count[c->core]++;
+		if (count[c->core] > t->smt_width)
+			t->smt_width = count[c->core];
+	}
+	return 0;
+}
+
+void topology_mask(const struct topology *t, enum topo_level level, int cpu,
+		   struct cpumask *out)
+{
+	int id = field_of(&t->cpu[cpu], level);
+
+	cpumask_clear(out);
+	for (int c = 0; c < t->nr_cpus; c++)
+		if (field_of(&t->cpu[c], level) == id)
+			cpumask_set_cpu(c, out);
+}
+
+bool topology_equal(const struct topology *a, const struct topology *b,
+		    bool compare_distances, char *why, size_t whylen)
+{
+	static const enum topo_level levels[] = { TOPO_CORE, TOPO_CLUSTER, TOPO_LLC,
+						  TOPO_NODE, TOPO_PACKAGE };
+
+	if (a->nr_cpus != b->nr_cpus) {
+		snprintf(why, whylen, "%d CPUs vs %d", a->nr_cpus, b->nr_cpus);
+		return false;
+	}
+	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
+		for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); l++) {
+			int fa = field_of(&a->cpu[cpu], levels[l]);
+			int fb = field_of(&b->cpu[cpu], levels[l]);
+
+			if (fa != fb) {
+				snprintf(why, whylen, "CPU %d: %s %d vs %d", cpu,
+					 level_name(levels[l]), fa, fb);
+				return false;
+			}
+		}
+		if (a->cpu[cpu].capacity != b->cpu[cpu].capacity) {
+			snprintf(why, whylen, "CPU %d: capacity %u vs %u", cpu,
+				 a->cpu[cpu].capacity, b->cpu[cpu].capacity);
+			return false;
+		}
+	}
+	if (a->nr_nodes != b->nr_nodes) {
+		snprintf(why, whylen, "%d nodes vs %d", a->nr_nodes, b->nr_nodes);
+		return false;
+	}
+	if (compare_distances)
+		for (int i = 0; i < a->nr_nodes; i++)
+			for (int j = 0; j < a->nr_nodes; j++)
+				if (a->distance[i][j] != b->distance[i][j]) {
+					snprintf(why, whylen, "distance %d -> %d: %d vs %d", i,
+						 j, a->distance[i][j], b->distance[i][j]);
+					return false;
+				}
+	return true;
+}

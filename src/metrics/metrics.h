@@ -1,0 +1,56 @@
+/*
+ * metrics.h - what a run measured, beyond the benchmark's own result.
+ *
+ * Counters are plain integers updated on the simulator's hot paths; the
+ * run-delay distribution is a log-linear histogram (16 sub-buckets per
+ * power of two, so percentiles are exact to 1/16 of their octave) that
+ * never allocates and sums identically on every machine.
+ */
+#ifndef WS_METRICS_H
+#define WS_METRICS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "machine/machine.h"
+
+#define HIST_SUB 16
+#define HIST_BUCKETS (64 * HIST_SUB)
+
+/* Latency histogram in ns. */
+struct hist {
+	uint64_t count;
+	uint64_t sum_ns;
+	uint64_t max_ns;
+	uint32_t bucket[HIST_BUCKETS];
+};
+
+void hist_add(struct hist *h, uint64_t ns);
+/* The q-quantile (0 < q <= 1) as the upper bound of its bucket, ns. */
+uint64_t hist_quantile(const struct hist *h, double q);
+
+enum migr_class { MIGR_LLC, MIGR_CROSS_LLC, MIGR_CROSS_NODE, MIGR_NR };
+
+struct metrics {
+	uint64_t wakeups;		/* try_to_wake_up() that woke a sleeper */
+	uint64_t wake_idle;		/* ...placed on a CPU idle at selection */
+	uint64_t wake_waker_cpu;	/* ...placed on the waker's CPU */
+	uint64_t wake_prev_cpu;		/* ...placed on the wakee's previous CPU */
+	uint64_t wake_remote_queued;	/* ...through a wake list (TTWU_QUEUE) */
+	uint64_t sis_calls;		/* select_idle_cpu() calls */
+	uint64_t sis_scanned;		/* CPUs examined by them */
+	uint64_t migrations[MIGR_NR];
+	uint64_t forks;
+	uint64_t nr_switches;		/* context switches */
+	uint64_t ipis;
+	uint64_t idle_exits[WS_MAX_IDLE_STATES];
+	uint64_t newidle_pulls;
+	uint64_t lb_pulls;		/* tasks moved by periodic balance */
+	struct hist run_delay;		/* runnable (wake-up) to running */
+	uint64_t busy_ns;		/* sum over CPUs of non-idle time */
+	uint64_t elapsed_ns;		/* simulated time of the run */
+	uint64_t coherence_ns;		/* cache-line transfer time charged */
+	uint64_t events;		/* engine events processed */
+};
+
+#endif

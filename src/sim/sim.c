@@ -1,0 +1,140 @@
+/*
+ * sim.c - setting up a simulation and its event loop.
+ *
+ * The loop pops the earliest event, advances sim->now to it and hands it
+ * to its owner; nothing else moves time. A run ends when the workload says
+ * it is done, when no event is left (every task asleep forever: reported
+ * as a deadlock), or at the max_sim_ns safety stop.
+ */
+#include "sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kern/kernel.h"
+#include "kern/pelt.h"
+#include "kern/topology.h"
+
+int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
+	     char *err, size_t errlen)
+{
+	memset(sim, 0, sizeof(*sim));
+	sim->m = m;
+	sim->cfg = *cfg;
+	sim->feat = cfg->features;
+	sim->tun = &sim->cfg.tunables;
+	sim->nr_cpus = m->topo.nr_cpus;
+	sim->this_cpu = -1;
+	rng_seed(&sim->rng, cfg->seed);
+	if (pelt_load_avg_max() != LOAD_AVG_MAX) {
+		snprintf(err, errlen, "internal error: PELT series does not give LOAD_AVG_MAX");
+		return -1;
+	}
+	if (evq_init(&sim->evq) || build_sched_domains(m, &sim->doms)) {
+		snprintf(err, errlen, "out of memory building the machine model");
+		sim_free(sim);
+		return -1;
+	}
+	sim->rq = calloc((size_t)sim->nr_cpus, sizeof(*sim->rq));
+	if (!sim->rq) {
+		snprintf(err, errlen, "out of memory");
+		sim_free(sim);
+		return -1;
+	}
+	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
+		struct rq *rq = &sim->rq[cpu];
+
+		rq->cpu = cpu;
+		cfs_rq_init(&rq->cfs);
+		rq->mode = CPU_MODE_IDLE;
+		/* A booted machine has been idle a while: deepest state, tick off. */
+		rq->idle_state = m->nr_idle_states - 1;
+		rq->nohz_idle = true;
+		rq->speed_pct = 100;
+		rq->cpu_capacity = m->topo.cpu[cpu].capacity;
+		rq->avg_idle = 2 * cfg->tunables.migration_cost_ns;
+		rq->max_idle_balance_cost = cfg->tunables.migration_cost_ns;
+		rq->last_mm_id = -1;
+		cacheline_init(&rq->line);
+		event_init(&rq->ev_run, EV_CPU_RUN, cpu, NULL);
+		event_init(&rq->ev_tick, EV_CPU_TICK, cpu, NULL);
+		event_init(&rq->ev_ipi, EV_CPU_IPI, cpu, NULL);
+	}
+	/* Idle CPUs are out of nr_busy_cpus, as after nohz_balance_enter_idle(). */
+	for (int i = 0; i < sim->doms.nr_shared; i++)
+		sim->doms.shared[i].nr_busy_cpus = 0;
+	return 0;
+}
+
+void sim_free(struct sim *sim)
+{
+	for (int i = 0; i < sim->nr_tasks; i++)
+		free(sim->tasks[i]);
+	free(sim->tasks);
+	if (sim->rq)
+		for (int cpu = 0; cpu < sim->nr_cpus; cpu++)
+			cfs_rq_free(&sim->rq[cpu].cfs);
+	free(sim->rq);
+	free_sched_domains(&sim->doms);
+	evq_free(&sim->evq);
+	if (sim->wl && sim->wl->ops->free)
+		sim->wl->ops->free(sim->wl);
+	memset(sim, 0, sizeof(*sim));
+}
+
+void sim_set_workload(struct sim *sim, struct workload *wl)
+{
+	sim->wl = wl;
+}
+
+int sim_run(struct sim *sim, char *err, size_t errlen)
+{
+	struct event *ev;
+
+	if (sim->wl->ops->start(sim, sim->wl, err, errlen))
+		return -1;
+	while (!sim->wl->done && (ev = evq_pop(&sim->evq))) {
+		if (ev->time < sim->now) {
+			snprintf(err, errlen, "internal error: time went back from %llu to %llu",
+				 (unsigned long long)sim->now, (unsigned long long)ev->time);
+			return -1;
+		}
+		sim->now = ev->time;
+		sim->met.events++;
+		if (sim->cfg.max_sim_ns && sim->now > sim->cfg.max_sim_ns) {
+			snprintf(err, errlen,
+				 "the workload did not finish within %.3f simulated seconds",
+				 (double)sim->cfg.max_sim_ns / 1e9);
+			return -1;
+		}
+		switch (ev->type) {
+		case EV_CPU_RUN:
+			exec_handle_run(sim, ev->arg);
+			break;
+		case EV_CPU_TICK:
+			exec_handle_tick(sim, ev->arg);
+			break;
+		case EV_CPU_IPI:
+			exec_handle_ipi(sim, ev->arg);
+			break;
+		case EV_WAKE_ENQUEUE:
+			ttwu_queue_event(sim, ev->ptr);
+			break;
+		case EV_WORKLOAD:
+			sim->this_cpu = -1;
+			sim->wl->ops->timer(sim, sim->wl);
+			break;
+		}
+	}
+	if (!sim->wl->done) {
+		snprintf(err, errlen,
+			 "deadlock: every task sleeps and nothing can wake them (at %.6f s, %d tasks alive)",
+			 (double)sim->now / 1e9, sim->nr_alive);
+		return -1;
+	}
+	/* Close the per-CPU busy accounting at the end of the run. */
+	for (int cpu = 0; cpu < sim->nr_cpus; cpu++)
+		cpu_sync(sim, &sim->rq[cpu]);
+	sim->met.elapsed_ns = sim->now;
+	return 0;
+}

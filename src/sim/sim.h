@@ -1,0 +1,125 @@
+/*
+ * sim.h - one simulation: a machine, the kernel model's state on it, a
+ * workload, and the event loop that drives them.
+ *
+ * The design idea: everything that happens is an event at an integer
+ * nanosecond, processed in (time, seq) order by one loop, so a run is a
+ * pure function of its inputs and --seed. Kernel code runs "on" a CPU:
+ * sim->this_cpu is smp_processor_id() and the costs it incurs accumulate
+ * in sim->kcost_ns until the CPU is charged for them.
+ */
+#ifndef WS_SIM_H
+#define WS_SIM_H
+
+#include "kern/sched.h"
+#include "metrics/metrics.h"
+#include "event.h"
+#include "rng.h"
+
+/* Engine event types. */
+enum {
+	EV_CPU_RUN,	/* arg = cpu: a run piece ended, or an idle exit finished */
+	EV_CPU_TICK,	/* arg = cpu: scheduler tick */
+	EV_CPU_IPI,	/* arg = cpu: an IPI (or a polling CPU's wake) arrives */
+	EV_WAKE_ENQUEUE,/* ptr = task: a direct remote wake-up's enqueue happens */
+	EV_WORKLOAD,	/* ptr = workload: a workload timer */
+};
+
+struct workload;
+
+/* A workload drives tasks through their step functions (workload/). */
+struct workload_ops {
+	const char *name;
+	/* Create the initial task(s); returns 0 or -1 with err set. */
+	int (*start)(struct sim *sim, struct workload *wl, char *err, size_t errlen);
+	/* A workload event (EV_WORKLOAD) fired. */
+	void (*timer)(struct sim *sim, struct workload *wl);
+	/* Print the benchmark's own output (e.g. "Time: 1.234"). */
+	void (*report)(struct sim *sim, struct workload *wl, FILE *out);
+	/* The benchmark's figure and unit ("s", lower is better). */
+	double (*result)(struct sim *sim, struct workload *wl, const char **unit,
+			 bool *higher_is_better);
+	void (*free)(struct workload *wl);
+};
+
+struct workload {
+	const struct workload_ops *ops;
+	void *priv;
+	bool done;		/* stop the simulation */
+};
+
+struct sim_config {
+	struct sched_features features;
+	struct sched_tunables tunables;
+	uint64_t seed;
+	struct cpumask allowed;	/* --cpus/--node binding of the workload's tasks */
+	uint64_t max_sim_ns;	/* safety stop, 0 = none */
+};
+
+struct sim {
+	const struct machine *m;
+	struct sim_config cfg;
+	struct sched_features feat;	/* cfg.features, read on hot paths */
+	const struct sched_tunables *tun;
+	struct sched_domains doms;
+	struct rq *rq;			/* [nr_cpus] */
+	int nr_cpus;
+
+	struct evq evq;
+	u64 now;			/* ns */
+	struct rng rng;
+
+	/* The context kernel code runs in. */
+	int this_cpu;
+	u64 kcost_ns;
+
+	struct task_struct **tasks;
+	int nr_tasks, cap_tasks;
+	int nr_alive;
+	int nr_overloaded;		/* rqs with nr_running >= 2: rd->overloaded */
+	u64 nohz_next_balance;		/* nohz.next_balance */
+	u64 enqueue_seq;
+	int next_mm_id;
+
+	struct workload *wl;
+	struct metrics met;
+};
+
+#define sched_feat(x) sched_feat_of(&sim->feat, x)
+
+static inline struct rq *cpu_rq(struct sim *sim, int cpu)
+{
+	return &sim->rq[cpu];
+}
+
+static inline struct task_struct *rq_curr(struct sim *sim, int cpu)
+{
+	return sim->rq[cpu].curr;
+}
+
+/* Charge ns of kernel work to the CPU the current kernel code runs on. */
+static inline void charge(struct sim *sim, u64 ns)
+{
+	sim->kcost_ns += ns;
+}
+
+/*
+ * Create a simulation of machine m with cfg; returns 0, or -1 with err.
+ * The workload is attached with sim_set_workload() before sim_run().
+ */
+int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
+	     char *err, size_t errlen);
+void sim_free(struct sim *sim);
+void sim_set_workload(struct sim *sim, struct workload *wl);
+/* Run until the workload is done (or max_sim_ns). Returns 0, or -1 with err. */
+int sim_run(struct sim *sim, char *err, size_t errlen);
+
+/* Default tunables for a machine of nr_cpus CPUs (mainline values). */
+void sched_tunables_default(struct sched_tunables *t, int nr_cpus);
+/* Apply "name=value" (--sysctl); returns 0 or -1 with err. */
+int sched_tunables_set(struct sched_tunables *t, const char *assignment, char *err,
+		       size_t errlen);
+/* Print every tunable, one per line, "name = value". */
+void sched_tunables_print(const struct sched_tunables *t, FILE *out);
+
+#endif
