@@ -23,7 +23,7 @@ SAN_OBJ := $(patsubst %.c,build/san/obj/%.o,$(SRC))
 all: wakesim
 
 wakesim: build/obj/src/cli/main.o $(OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD $@"; $(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/presets_data.c: tools/embed.sh $(wildcard machines/*.json)
 	@mkdir -p build
@@ -31,26 +31,29 @@ build/presets_data.c: tools/embed.sh $(wildcard machines/*.json)
 
 build/obj/%.o: %.c | build/presets_data.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC $<"; $(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 build/san/obj/%.o: %.c | build/presets_data.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC-SAN $<"; $(CC) $(CFLAGS) $(SANFLAGS) -MMD -MP -c -o $@ $<
 
 build/tests/%: tests/%.c tests/testutil.h $(OBJ) wakesim
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(OBJ) $(LDLIBS) -lcmocka
+	@echo "  LD $@"; $(CC) $(CFLAGS) -Itests -o $@ $< $(OBJ) $(LDLIBS) -lcmocka
 
 build/san/tests/%: tests/%.c tests/testutil.h $(SAN_OBJ) wakesim
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -Itests -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
+	@echo "  LD-SAN $@"; $(CC) $(CFLAGS) $(SANFLAGS) -Itests -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
 
 test: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; WAKESIM=./wakesim $$t; done
 
-san-test: $(SAN_TESTS)
+build/san/wakesim: build/san/obj/src/cli/main.o $(SAN_OBJ)
+	@echo "  LD-SAN $@"; $(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+san-test: $(SAN_TESTS) build/san/wakesim
 	@set -e; for t in $(SAN_TESTS); do echo "== $$t (asan+ubsan)"; \
-		ASAN_OPTIONS=detect_leaks=1 WAKESIM=./wakesim $$t; done
+		ASAN_OPTIONS=detect_leaks=1 WAKESIM=build/san/wakesim $$t; done
 
 check: test san-test
 

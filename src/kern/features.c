@@ -47,12 +47,14 @@ int sched_features_parse(struct sched_features *f, const char *list, char *err,
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		bool value = true;
+		const char *typed;
 		int i;
 
 		while (*tok == ' ')
 			tok++;
 		if (!*tok || !strcmp(tok, "default"))
 			continue;
+		typed = tok;
 		if (!strncmp(tok, "NO_", 3)) {
 			value = false;
 			tok += 3;
@@ -61,7 +63,7 @@ int sched_features_parse(struct sched_features *f, const char *list, char *err,
 			if (!strcmp(names[i], tok))
 				break;
 		if (i == __SCHED_FEAT_NR) {
-			int off = snprintf(err, errlen, "unknown feature \"%s\" (known:", tok);
+			int off = snprintf(err, errlen, "unknown feature \"%s\" (known:", typed);
 
 			for (int j = 0; j < __SCHED_FEAT_NR && off > 0 && (size_t)off < errlen; j++)
 				off += snprintf(err + off, errlen - (size_t)off, " %s", names[j]);

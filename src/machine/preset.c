@@ -300,8 +300,8 @@ static int parse_idle_states(const struct jctx *c, json_object *a, struct machin
 	return 0;
 }
 
-static const char *const c2c_keys[C2C_NR] = { "local", "smt", "cluster", "llc", "node",
-					       "package", "remote" };
+static const char *const c2c_keys[C2C_NR + 1] = { "local", "smt", "cluster", "llc", "node",
+					       "package", "remote", NULL };
 
 static int parse_costs(const struct jctx *c, json_object *o, struct costs *k)
 {

@@ -68,6 +68,8 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 
 void sim_free(struct sim *sim)
 {
+	/* The queue points into tasks and runqueues: release it first. */
+	evq_free(&sim->evq);
 	for (int i = 0; i < sim->nr_tasks; i++)
 		free(sim->tasks[i]);
 	free(sim->tasks);
@@ -76,7 +78,6 @@ void sim_free(struct sim *sim)
 			cfs_rq_free(&sim->rq[cpu].cfs);
 	free(sim->rq);
 	free_sched_domains(&sim->doms);
-	evq_free(&sim->evq);
 	if (sim->wl && sim->wl->ops->free)
 		sim->wl->ops->free(sim->wl);
 	memset(sim, 0, sizeof(*sim));

@@ -61,6 +61,7 @@ struct hackbench {
 	struct wait_queue_head child_exit;
 	int mm_id;
 	u64 start_ns, stop_ns;
+	u64 sent_bytes, recv_bytes;	/* message bytes moved, for conservation */
 };
 
 static int nr_children(const struct hackbench *hb)
@@ -146,6 +147,10 @@ static void child_step(struct sim *sim, struct task_struct *p, struct step *out)
 					      t->remaining, t->slept, &blocked);
 			}
 			t->remaining -= n;
+			if (t->role == HB_SENDER)
+				hb->sent_bytes += n;
+			else
+				hb->recv_bytes += n;
 			if (blocked) {
 				t->slept = true;
 				out->kind = STEP_BLOCK;
@@ -318,6 +323,36 @@ static void hb_free(struct workload *wl)
 		free(hb);
 	}
 	free(wl);
+}
+
+int hackbench_check(struct workload *wl, char *why, size_t len)
+{
+	struct hackbench *hb = wl->priv;
+	long long per_task = (long long)hb->loops * hb->fds;
+	u64 total = (u64)hb->groups * (u64)hb->fds * (u64)per_task * (u64)hb->datasize;
+
+	for (int i = 0; i < nr_children(hb); i++)
+		if (hb->child[i].msg != per_task) {
+			snprintf(why, len, "%s %d of group %d moved %lld messages, not %lld",
+				 hb->child[i].role == HB_SENDER ? "sender" : "receiver",
+				 hb->child[i].index, hb->child[i].group, hb->child[i].msg, per_task);
+			return -1;
+		}
+	for (int i = 0; i < hb->groups * hb->fds; i++) {
+		const struct chan *c = &hb->rx[i];
+
+		if (c->pipe.bytes || c->us.qcount) {
+			snprintf(why, len, "channel %d still holds data", i);
+			return -1;
+		}
+	}
+	if (hb->sent_bytes != total || hb->recv_bytes != total) {
+		snprintf(why, len, "sent %llu and received %llu bytes, expected %llu",
+			 (unsigned long long)hb->sent_bytes, (unsigned long long)hb->recv_bytes,
+			 (unsigned long long)total);
+		return -1;
+	}
+	return 0;
 }
 
 static const struct workload_ops hackbench_ops = {

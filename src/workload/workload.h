@@ -17,5 +17,10 @@ struct workload *workload_create(int argc, char **argv, bool *help, char *err, s
 extern const char *const workload_names[];
 
 struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, size_t errlen);
+/*
+ * After a run: every message sent was read exactly once (per-task message
+ * counts, empty channels, bytes in == bytes out). Returns 0 or -1 with why.
+ */
+int hackbench_check(struct workload *wl, char *why, size_t len);
 
 #endif

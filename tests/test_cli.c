@@ -1,0 +1,133 @@
+/*
+ * test_cli.c - the wakesim command as users meet it: determinism of
+ * results (same seed, identical JSON; other seed, other jitter), exit
+ * status 2 with a clear message for bad input, no partial output files,
+ * compare's JSON shape and its independence from -j.
+ */
+#include "testutil.h"
+
+#define HOST "sysfs:tests/data/host-2cpu-sysfs"
+
+static char out[1 << 16];
+
+static void test_determinism(void **state)
+{
+	(void)state;
+	char a[1 << 14], b[1 << 14];
+	const char *w = tu_wakesim();
+
+	assert_int_equal(tu_sh(a, sizeof(a), "%s run --machine %s --json -- hackbench -g 2 -l 50", w, HOST), 0);
+	assert_int_equal(tu_sh(b, sizeof(b), "%s run --machine %s --json -- hackbench -g 2 -l 50", w, HOST), 0);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "\"result\""));
+	assert_non_null(strstr(a, "\"unit\":\"s\""));
+	assert_non_null(strstr(a, "\"metrics\""));
+	assert_int_equal(tu_sh(b, sizeof(b), "%s run --machine %s --seed 2 --json -- hackbench -g 2 -l 50", w, HOST), 0);
+	assert_string_not_equal(a, b);
+	/* Only the jitter changes: same machine, same counts of forks. */
+	assert_non_null(strstr(b, "\"forks\":81"));
+	assert_non_null(strstr(a, "\"forks\":81"));
+}
+
+static void expect_usage_error(const char *args, const char *needle)
+{
+	int st = tu_sh(out, sizeof(out), "%s %s", tu_wakesim(), args);
+
+	if (st != 2 || !strstr(out, needle)) {
+		print_error("wakesim %s: status %d, output:\n%s\n(expected status 2 and \"%s\")\n",
+			    args, st, out, needle);
+		fail();
+	}
+}
+
+static void test_bad_input(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/wakesim-cli-XXXXXX";
+
+	assert_non_null(mkdtemp(dir));
+	expect_usage_error("run --machine no-such -- hackbench", "unknown machine \"no-such\"");
+	expect_usage_error("run --machine sysfs:/nonexistent -- hackbench", "no devices/system/cpu");
+	expect_usage_error("run --machine " HOST " --features NO_SUCH -- hackbench",
+			   "unknown feature \"NO_SUCH\"");
+	expect_usage_error("run --machine " HOST " -- hackbench -g x", "\"x\" is not an integer");
+	expect_usage_error("run --machine " HOST " -- hackbench --bogus", "unknown option \"--bogus\"");
+	expect_usage_error("run --machine " HOST " --sysctl nope=1 -- hackbench", "unknown tunable");
+	expect_usage_error("run --machine " HOST " --cpus 0-9 -- hackbench", "has CPUs 0-1");
+	expect_usage_error("run --machine " HOST " --node 3 -- hackbench", "has nodes 0-0");
+	expect_usage_error("run --machine " HOST, "no workload");
+	expect_usage_error("run --machine " HOST " -- tbench 8", "unknown workload \"tbench\"");
+	expect_usage_error("compare --machine " HOST " -- hackbench", "--test FEATURES is required");
+	expect_usage_error("compare --machine " HOST " --test SIS_SHORT --loads g -- hackbench",
+			   "expected NAME=V1,V2");
+	expect_usage_error("frobnicate", "unknown command \"frobnicate\"");
+
+	/* A failing command leaves no output file, not even a temporary one. */
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "run --machine no-such -o %s/r.json --json -- hackbench", dir);
+	expect_usage_error(cmd, "unknown machine");
+	snprintf(cmd, sizeof(cmd), "run --machine %s -o %s/r.json -- hackbench -g 1 -l 5 --nope",
+		 HOST, dir);
+	expect_usage_error(cmd, "unknown option");
+	assert_int_equal(tu_sh(out, sizeof(out), "ls -A %s | wc -l", dir), 0);
+	assert_string_equal(out, "0\n");
+	/* A successful one writes the whole file. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s -o %s/r.json --json -- hackbench -g 1 -l 5",
+			       tu_wakesim(), HOST, dir), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "tail -c 2 %s/r.json; ls -A %s", dir, dir), 0);
+	assert_string_equal(out, "}\nr.json\n");
+	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+}
+
+static void test_compare_json_and_jobs(void **state)
+{
+	(void)state;
+	char a[1 << 15], b[1 << 15];
+	const char *w = tu_wakesim();
+
+	assert_int_equal(tu_sh(a, sizeof(a), "%s compare --machine %s --test IDLE_DELAY --runs 3 "
+				   "--loads g=1,2 -j 1 --json -- hackbench -l 20", w, HOST), 0);
+	assert_int_equal(tu_sh(b, sizeof(b), "%s compare --machine %s --test IDLE_DELAY --runs 3 "
+				   "--loads g=1,2 -j 2 --json -- hackbench -l 20", w, HOST), 0);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "\"rows\""));
+	assert_non_null(strstr(a, "\"load\":\"g=1\""));
+	assert_non_null(strstr(a, "\"load\":\"g=2\""));
+	assert_non_null(strstr(a, "\"change_pct\""));
+	assert_non_null(strstr(a, "\"significant\""));
+	assert_non_null(strstr(a, "\"values\""));
+	/* The text table names both sides and marks changes mmtests' way. */
+	assert_int_equal(tu_sh(a, sizeof(a), "%s compare --machine %s --test IDLE_DELAY --runs 2 "
+				   "-- hackbench -l 20", w, HOST), 0);
+	assert_non_null(strstr(a, "test: IDLE_DELAY"));
+	assert_true(strstr(a, "%)") || strstr(a, "%*"));
+}
+
+static void test_topo_and_lists(void **state)
+{
+	(void)state;
+	const char *w = tu_wakesim();
+
+	assert_int_equal(tu_sh(out, sizeof(out), "%s topo --machine kunpeng920 | head -8", w), 0);
+	assert_non_null(strstr(out, "domain0 CLS  span 0-3 weight 4"));
+	assert_non_null(strstr(out, "domain1 MC   span 0-31 weight 32"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s machines", w), 0);
+	assert_non_null(strstr(out, "epyc9654-2s"));
+	assert_non_null(strstr(out, "kunpeng920-48"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s features", w), 0);
+	assert_non_null(strstr(out, "SIS_SHORT                off"));
+	assert_non_null(strstr(out, "SIS_UTIL                 on"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_compare_json_and_jobs),
+		cmocka_unit_test(test_topo_and_lists),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

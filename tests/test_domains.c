@@ -1,0 +1,166 @@
+/*
+ * test_domains.c - sched domains per preset, derived by hand from
+ * kernel/sched/topology.c's rules: levels SMT, CLS, MC, PKG, NODE, NUMA
+ * (one per distinct node distance), degenerate levels dropped, NUMA levels
+ * beyond RECLAIM_DISTANCE (30) without SD_WAKE_AFFINE/SD_BALANCE_FORK.
+ */
+#include "testutil.h"
+
+struct lvl {
+	const char *name;
+	const char *span;
+	unsigned int must_have, must_not;
+	int nr_groups;
+};
+
+static void expect_domains(const struct sched_domains *d, int cpu, const struct lvl *want, int n)
+{
+	const struct sched_domain *sd = d->cpu[cpu].sd;
+	char buf[512];
+
+	for (int i = 0; i < n; i++, sd = sd->parent) {
+		struct cpumask span;
+		char err[64];
+
+		if (!sd) {
+			print_error("cpu %d: missing level %d (%s)\n", cpu, i, want[i].name);
+			fail();
+		}
+		assert_string_equal(sd->name, want[i].name);
+		assert_int_equal(cpulist_parse(want[i].span, &span, err, sizeof(err)), 0);
+		if (!cpumask_equal(&span, &sd->span)) {
+			print_error("cpu %d %s: span %s, want %s\n", cpu, sd->name,
+				    cpumask_print_list(&sd->span, buf, sizeof(buf)), want[i].span);
+			fail();
+		}
+		assert_int_equal(sd->flags & want[i].must_have, want[i].must_have);
+		assert_int_equal(sd->flags & want[i].must_not, 0);
+		int g = 0;
+		const struct sched_group *sg = sd->groups;
+
+		do {
+			g++;
+			sg = sg->next;
+		} while (sg != sd->groups);
+		if (want[i].nr_groups)
+			assert_int_equal(g, want[i].nr_groups);
+		/* The local group comes first. */
+		assert_true(cpumask_test_cpu(cpu, &sd->groups->span));
+	}
+	assert_null(sd);
+}
+
+static void test_epyc_domains(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("epyc9654-2s");
+	struct sched_domains d;
+	const struct lvl want[] = {
+		{ "SMT", "0,192", SD_SHARE_CPUCAPACITY | SD_SHARE_LLC | SD_WAKE_AFFINE, 0, 2 },
+		{ "MC", "0-7,192-199", SD_SHARE_LLC | SD_WAKE_AFFINE, SD_SHARE_CPUCAPACITY, 8 },
+		{ "PKG", "0-95,192-287", SD_WAKE_AFFINE | SD_BALANCE_FORK, SD_SHARE_LLC, 12 },
+		/* distance 32 > RECLAIM_DISTANCE */
+		{ "NUMA", "0-383", SD_NUMA | SD_SERIALIZE, SD_WAKE_AFFINE | SD_BALANCE_FORK, 2 },
+	};
+
+	assert_int_equal(build_sched_domains(m, &d), 0);
+	expect_domains(&d, 0, want, 4);
+	assert_int_equal(d.cpu[0].sd_llc_size, 16);
+	assert_int_equal(d.cpu[195].sd_llc_id, 0);
+	assert_int_equal(d.cpu[8].sd_llc_id, 8);
+	assert_true(d.smt_present);
+	assert_false(d.cluster_active);
+	assert_int_equal(d.cpu[0].sd->imbalance_pct, 110);
+	assert_int_equal(d.cpu[0].sd->parent->imbalance_pct, 117);
+	/* imb_numa_nr: PKG spans 12 LLCs; the NUMA level as large as the first NUMA span. */
+	assert_int_equal(d.cpu[0].sd->parent->parent->imb_numa_nr, 12);
+	assert_int_equal(d.cpu[0].sd->parent->parent->parent->imb_numa_nr, 12);
+	/* One shared object per LLC, shared by its 16 CPUs. */
+	assert_int_equal(d.nr_shared, 24);
+	assert_ptr_equal(d.cpu[0].sd_llc_shared, d.cpu[199].sd_llc_shared);
+	assert_ptr_not_equal(d.cpu[0].sd_llc_shared, d.cpu[8].sd_llc_shared);
+	free_sched_domains(&d);
+	tu_machine_free(m);
+}
+
+/*
+ * Kunpeng 920: clusters of 4 inside 32-core dies; distances
+ * n0: 10 16 32 33 / n1: 16 10 25 32. For node 0 the distance-25 level
+ * spans the same nodes as the distance-16 one and is dropped; for node 1
+ * it adds node 2 and keeps SD_WAKE_AFFINE (25 <= 30).
+ */
+static void test_kunpeng_domains(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("kunpeng920");
+	struct sched_domains d;
+	const struct lvl cpu0[] = {
+		{ "CLS", "0-3", SD_CLUSTER | SD_SHARE_LLC, 0, 4 },
+		{ "MC", "0-31", SD_SHARE_LLC, SD_CLUSTER, 8 },
+		{ "NUMA", "0-63", SD_NUMA | SD_WAKE_AFFINE, 0, 2 },
+		{ "NUMA", "0-95", SD_NUMA, SD_WAKE_AFFINE, 2 },
+		{ "NUMA", "0-127", SD_NUMA, SD_WAKE_AFFINE, 2 },
+	};
+	const struct lvl cpu32[] = {
+		{ "CLS", "32-35", SD_CLUSTER, 0, 4 },
+		{ "MC", "32-63", SD_SHARE_LLC, 0, 8 },
+		{ "NUMA", "0-63", SD_NUMA | SD_WAKE_AFFINE, 0, 2 },
+		{ "NUMA", "0-95", SD_NUMA | SD_WAKE_AFFINE, 0, 0 },
+		{ "NUMA", "0-127", SD_NUMA, SD_WAKE_AFFINE, 0 },
+	};
+
+	assert_int_equal(build_sched_domains(m, &d), 0);
+	expect_domains(&d, 0, cpu0, 5);
+	expect_domains(&d, 32, cpu32, 5);
+	assert_true(d.cluster_active);
+	assert_false(d.smt_present);
+	assert_int_equal(d.cpu[5].sd_llc_size, 32);
+	assert_int_equal(d.cpu[5].sd_share_id, 4);
+	assert_true(doms_share_resources(&d, 4, 7));
+	assert_false(doms_share_resources(&d, 3, 4));
+	assert_true(doms_share_cache(&d, 3, 4));
+	assert_false(doms_share_cache(&d, 31, 32));
+	free_sched_domains(&d);
+	tu_machine_free(m);
+}
+
+static void test_small_domains(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("sysfs:tests/data/host-2cpu-sysfs");
+	struct sched_domains d;
+	const struct lvl one[] = { { "MC", "0-1", SD_SHARE_LLC | SD_WAKE_AFFINE, 0, 2 } };
+
+	assert_int_equal(build_sched_domains(m, &d), 0);
+	expect_domains(&d, 1, one, 1);
+	assert_int_equal(d.cpu[1].sd_llc_size, 2);
+	free_sched_domains(&d);
+	tu_machine_free(m);
+
+	/* SPR: the package is one LLC and one node, so PKG folds into MC. */
+	m = tu_machine("spr-8480-2s");
+	const struct lvl spr[] = {
+		{ "SMT", "0,112", SD_SHARE_CPUCAPACITY, 0, 2 },
+		{ "MC", "0-55,112-167", SD_SHARE_LLC, 0, 56 },
+		/* distance 21 <= RECLAIM_DISTANCE: wake-ups may cross sockets */
+		{ "NUMA", "0-223", SD_NUMA | SD_WAKE_AFFINE | SD_BALANCE_FORK, 0, 2 },
+	};
+
+	assert_int_equal(build_sched_domains(m, &d), 0);
+	expect_domains(&d, 0, spr, 3);
+	assert_int_equal(d.cpu[0].sd_llc_size, 112);
+	assert_int_equal(d.cpu[0].sd->parent->parent->imb_numa_nr, 2);
+	free_sched_domains(&d);
+	tu_machine_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_epyc_domains),
+		cmocka_unit_test(test_kunpeng_domains),
+		cmocka_unit_test(test_small_domains),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

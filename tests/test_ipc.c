@@ -1,0 +1,182 @@
+/*
+ * test_ipc.c - pipes and AF_UNIX stream sockets: capacity, blocking and
+ * who gets woken when, derived from fs/pipe.c and net/unix/af_unix.c
+ * (v6.12; pipe_read's wake-up rule of v6.14).
+ */
+#include "testutil.h"
+
+#include "ipc/pipe.h"
+#include "ipc/unix.h"
+
+static struct sim *sim;
+static struct machine *m;
+
+static int setup(void **state)
+{
+	(void)state;
+	m = tu_machine("sysfs:tests/data/host-2cpu-sysfs");
+	sim = tu_sim(m, "default");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tu_sim_free(sim);
+	tu_machine_free(m);
+	return 0;
+}
+
+static struct task_struct *running(int cpu)
+{
+	struct task_struct *p = tu_task(sim, cpu);
+
+	p->__state = TASK_RUNNING;
+	return p;
+}
+
+static bool sleeping(const struct task_struct *p)
+{
+	return p->__state == TASK_INTERRUPTIBLE;
+}
+
+/* 100-byte writes share pages 40 to a page; 16 pages: the 641st blocks. */
+static void test_pipe_capacity(void **state)
+{
+	(void)state;
+	struct pipe pp;
+	struct task_struct *w = running(0);
+	bool blocked;
+
+	pipe_init(&pp);
+	sim->this_cpu = 0;
+	for (int i = 0; i < 640; i++) {
+		assert_int_equal(pipe_write(sim, &pp, w, 100, false, &blocked), 100);
+		assert_false(blocked);
+		if (i == 39)
+			assert_int_equal(pp.head - pp.tail, 1);
+		if (i == 40)
+			assert_int_equal(pp.head - pp.tail, 2);
+	}
+	assert_int_equal(pp.bytes, 64000);
+	assert_int_equal(pipe_write(sim, &pp, w, 100, false, &blocked), 0);
+	assert_true(blocked);
+	assert_true(sleeping(w));
+	assert_ptr_equal(pp.wr_wait.head, w);
+}
+
+/* A reader sleeping on an empty pipe is woken by the first write only. */
+static void test_pipe_reader_wakeup(void **state)
+{
+	(void)state;
+	struct pipe pp;
+	struct task_struct *w = running(0), *r = running(1);
+	bool blocked;
+
+	pipe_init(&pp);
+	sim->this_cpu = 1;
+	assert_int_equal(pipe_read(sim, &pp, r, 100, false, &blocked), 0);
+	assert_true(blocked);
+	assert_true(sleeping(r));
+	u64 wakeups = sim->met.wakeups;
+
+	sim->this_cpu = 0;
+	pipe_write(sim, &pp, w, 100, false, &blocked);
+	assert_false(sleeping(r));
+	assert_null(pp.rd_wait.head);
+	assert_int_equal(sim->met.wakeups, wakeups + 1);
+	pipe_write(sim, &pp, w, 100, false, &blocked);
+	assert_int_equal(sim->met.wakeups, wakeups + 1);
+	/* One read takes what was asked for, across messages. */
+	sim->this_cpu = 1;
+	r->__state = TASK_RUNNING;
+	assert_int_equal(pipe_read(sim, &pp, r, 150, true, &blocked), 150);
+	assert_int_equal(pp.bytes, 50);
+}
+
+/*
+ * Writers wait for a free slot: reading 100 bytes of a full pipe frees
+ * none (no wake-up since v6.14); the 40th read empties the first page and
+ * wakes exactly one of the two waiting writers.
+ */
+static void test_pipe_writer_wakeup(void **state)
+{
+	(void)state;
+	struct pipe pp;
+	struct task_struct *w1 = running(0), *w2 = running(0), *r = running(1);
+	bool blocked;
+
+	pipe_init(&pp);
+	sim->this_cpu = 0;
+	for (int i = 0; i < 640; i++)
+		pipe_write(sim, &pp, w1, 100, false, &blocked);
+	pipe_write(sim, &pp, w1, 100, false, &blocked);
+	pipe_write(sim, &pp, w2, 100, false, &blocked);
+	assert_true(sleeping(w1) && sleeping(w2));
+	sim->this_cpu = 1;
+	for (int i = 0; i < 39; i++) {
+		pipe_read(sim, &pp, r, 100, false, &blocked);
+		assert_true(sleeping(w1) && sleeping(w2));
+	}
+	pipe_read(sim, &pp, r, 100, false, &blocked);
+	assert_false(sleeping(w1));
+	assert_true(sleeping(w2));
+	assert_ptr_equal(pp.wr_wait.head, w2);
+	/* The woken writer fills the free slot and, the pipe full again, does
+	 * not pass the wake-up on. */
+	sim->this_cpu = 0;
+	w1->__state = TASK_RUNNING;
+	assert_int_equal(pipe_write(sim, &pp, w1, 100, true, &blocked), 100);
+	assert_true(sleeping(w2));
+}
+
+/*
+ * AF_UNIX: each 100-byte send costs 896 bytes of the 212992-byte sndbuf
+ * (wmem starts at 1): 238 sends fit, the 239th blocks. Senders are woken
+ * together when wmem falls to a quarter: 59 skbs left, i.e. after the
+ * 179th receive.
+ */
+static void test_unix_wmem(void **state)
+{
+	(void)state;
+	struct unix_stream us;
+	struct task_struct *s1 = running(0), *s2 = running(0), *r = running(1);
+	bool blocked;
+
+	assert_int_equal(unix_skb_truesize(100), 896);
+	unix_stream_init(&us);
+	sim->this_cpu = 0;
+	for (int i = 0; i < 238; i++) {
+		assert_int_equal(unix_send(sim, &us, s1, 100, &blocked), 100);
+		assert_false(blocked);
+	}
+	assert_int_equal(unix_send(sim, &us, s1, 100, &blocked), 0);
+	assert_true(blocked);
+	unix_send(sim, &us, s2, 100, &blocked);
+	assert_true(sleeping(s1) && sleeping(s2));
+	sim->this_cpu = 1;
+	for (int i = 0; i < 178; i++)
+		assert_int_equal(unix_recv(sim, &us, r, 100, &blocked), 100);
+	assert_true(sleeping(s1) && sleeping(s2));
+	unix_recv(sim, &us, r, 100, &blocked);
+	assert_false(sleeping(s1));
+	assert_false(sleeping(s2));
+	/* A receive copies across skbs, and an empty queue blocks. */
+	assert_int_equal(unix_recv(sim, &us, r, 250, &blocked), 250);
+	assert_int_equal(unix_recv(sim, &us, r, 100000, &blocked), 56 * 100 + 50);
+	assert_int_equal(unix_recv(sim, &us, r, 100, &blocked), 0);
+	assert_true(blocked);
+	unix_stream_free(&us);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pipe_capacity),
+		cmocka_unit_test(test_pipe_reader_wakeup),
+		cmocka_unit_test(test_pipe_writer_wakeup),
+		cmocka_unit_test(test_unix_wmem),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

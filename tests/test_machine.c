@@ -1,0 +1,222 @@
+/*
+ * test_machine.c - machines from presets, sysfs trees and JSON: the CPUs,
+ * cores, clusters, LLCs, nodes and distances each must describe, derived
+ * by hand from the vendors' layouts, and the Kunpeng 920 preset checked
+ * against a real machine's sysfs dump.
+ */
+#include "testutil.h"
+
+#include "machine/topology.h"
+
+static void expect_mask(const struct machine *m, enum topo_level l, int cpu, const char *list)
+{
+	struct cpumask want, got;
+	char err[128], buf[256], buf2[256];
+
+	assert_int_equal(cpulist_parse(list, &want, err, sizeof(err)), 0);
+	topology_mask(&m->topo, l, cpu, &got);
+	if (!cpumask_equal(&want, &got)) {
+		print_error("cpu %d level %d: want %s got %s\n", cpu, l,
+			    cpumask_print_list(&want, buf, sizeof(buf)),
+			    cpumask_print_list(&got, buf2, sizeof(buf2)));
+		fail();
+	}
+}
+
+/* 2 sockets x 12 CCX x 8 cores x SMT2; Linux numbers thread 1 of core c as c + 192. */
+static void test_epyc9654(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("epyc9654-2s");
+
+	assert_int_equal(m->topo.nr_cpus, 384);
+	assert_int_equal(m->topo.nr_cores, 192);
+	assert_int_equal(m->topo.nr_llcs, 24);
+	assert_int_equal(m->topo.nr_packages, 2);
+	assert_int_equal(m->topo.nr_nodes, 2);
+	assert_int_equal(m->topo.smt_width, 2);
+	expect_mask(m, TOPO_CORE, 0, "0,192");
+	expect_mask(m, TOPO_CORE, 200, "8,200");
+	expect_mask(m, TOPO_CLUSTER, 0, "0,192"); /* no cluster level on Zen */
+	expect_mask(m, TOPO_LLC, 0, "0-7,192-199");
+	expect_mask(m, TOPO_LLC, 100, "96-103,288-295");
+	expect_mask(m, TOPO_NODE, 191, "96-191,288-383");
+	expect_mask(m, TOPO_PACKAGE, 0, "0-95,192-287");
+	assert_int_equal(m->topo.distance[0][1], 32);
+	assert_int_equal(machine_c2c_class(m, 0, 192), C2C_SMT);
+	assert_int_equal(machine_c2c_class(m, 0, 7), C2C_LLC);
+	assert_int_equal(machine_c2c_class(m, 0, 8), C2C_NODE);
+	assert_int_equal(machine_c2c_class(m, 0, 96), C2C_REMOTE);
+	assert_int_equal(m->nr_idle_states, 3);
+	assert_true(m->idle[0].polling);
+	assert_int_equal(m->idle[2].exit_latency_ns, 100000);
+	tu_machine_free(m);
+}
+
+/* 920-4826: 2 sockets x 2 dies x 24 cores, clusters of 4, one L3 per die. */
+static void test_kunpeng920_48(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("kunpeng920-48");
+
+	assert_int_equal(m->topo.nr_cpus, 96);
+	assert_int_equal(m->topo.smt_width, 1);
+	assert_int_equal(m->topo.nr_clusters, 24);
+	expect_mask(m, TOPO_CLUSTER, 30, "28-31");
+	expect_mask(m, TOPO_LLC, 30, "24-47");
+	expect_mask(m, TOPO_NODE, 30, "24-47");
+	expect_mask(m, TOPO_PACKAGE, 30, "0-47");
+	assert_int_equal(m->topo.distance[1][2], 25);
+	assert_int_equal(machine_c2c_class(m, 28, 31), C2C_CLUSTER);
+	assert_int_equal(machine_c2c_class(m, 24, 31), C2C_LLC);
+	tu_machine_free(m);
+}
+
+static void test_other_presets(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("zen2-7742-2s");
+
+	/* 16 CCX of 4 cores per socket. */
+	assert_int_equal(m->topo.nr_cpus, 256);
+	assert_int_equal(m->topo.nr_llcs, 32);
+	expect_mask(m, TOPO_LLC, 0, "0-3,128-131");
+	tu_machine_free(m);
+
+	m = tu_machine("spr-8480-2s");
+	/* One 56-core LLC per socket. */
+	assert_int_equal(m->topo.nr_cpus, 224);
+	expect_mask(m, TOPO_LLC, 0, "0-55,112-167");
+	expect_mask(m, TOPO_CORE, 0, "0,112");
+	assert_int_equal(m->idle[3].exit_latency_ns, 290000);
+	assert_int_equal(m->idle[3].target_residency_ns, 800000);
+	tu_machine_free(m);
+
+	m = tu_machine("kunpeng920");
+	assert_int_equal(m->topo.nr_cpus, 128);
+	assert_int_equal(m->topo.nr_llcs, 4);
+	assert_int_equal(m->topo.nr_clusters, 32);
+	tu_machine_free(m);
+}
+
+/* The preset must describe the real Kunpeng 920 of hwloc's test suite. */
+static void test_kunpeng920_equals_real_dump(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/wakesim-kp-XXXXXX", out[4096], spec[512], why[256];
+	const char *src = getenv("WAKESIM_TESTDATA") ? getenv("WAKESIM_TESTDATA") : "tests/data";
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tu_sh(out, sizeof(out), "tar -xjf %s/128arm-2pa2n8cluster4co.tar.bz2 -C %s",
+			       src, dir),
+			 0);
+	snprintf(spec, sizeof(spec), "sysfs:%s/128arm-2pa2n8cluster4co", dir);
+	struct machine *real = tu_machine(spec);
+	struct machine *preset = tu_machine("kunpeng920");
+
+	if (!topology_equal(&preset->topo, &real->topo, true, why, sizeof(why))) {
+		print_error("kunpeng920 preset differs from the real dump: %s\n", why);
+		fail();
+	}
+	/* And spot checks straight from the dump's files. */
+	expect_mask(real, TOPO_CLUSTER, 5, "4-7");
+	expect_mask(real, TOPO_LLC, 5, "0-31");
+	assert_int_equal(real->topo.distance[0][3], 33);
+	assert_int_equal(real->topo.distance[1][2], 25);
+	tu_machine_free(real);
+	tu_machine_free(preset);
+	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+}
+
+static void test_host_sysfs_copy(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("sysfs:tests/data/host-2cpu-sysfs");
+
+	/* 2 vCPUs, separate cores, one shared L3, one node, haltpoll cpuidle. */
+	assert_int_equal(m->topo.nr_cpus, 2);
+	assert_int_equal(m->topo.nr_cores, 2);
+	assert_int_equal(m->topo.nr_llcs, 1);
+	assert_int_equal(m->topo.nr_nodes, 1);
+	assert_int_equal(m->nr_idle_states, 2);
+	assert_string_equal(m->idle[0].name, "POLL");
+	assert_true(m->idle[0].polling);
+	assert_false(m->idle[1].polling);
+	assert_int_equal(m->idle[1].exit_latency_ns, 1000);
+	tu_machine_free(m);
+}
+
+static void expect_load_error(const char *spec, const char *needle)
+{
+	struct machine m;
+	char err[512];
+
+	assert_int_not_equal(machine_load(spec, &m, err, sizeof(err)), 0);
+	if (!strstr(err, needle)) {
+		print_error("error for %s was \"%s\", expected it to mention \"%s\"\n", spec, err,
+			    needle);
+		fail();
+	}
+}
+
+static void write_file(const char *dir, const char *rel, const char *text)
+{
+	char path[1024], out[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	tu_sh(out, sizeof(out), "mkdir -p $(dirname %s)", path);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_bad_machines(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/wakesim-bad-XXXXXX", spec[256], out[512];
+
+	expect_load_error("no-such-machine", "unknown machine \"no-such-machine\"");
+	expect_load_error("sysfs:/nonexistent", "no devices/system/cpu");
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "devices/system/cpu/online", "0-1\n");
+	write_file(dir, "devices/system/cpu/cpu0/topology/core_cpus_list", "0\n");
+	write_file(dir, "devices/system/cpu/cpu0/topology/physical_package_id", "0\n");
+	write_file(dir, "devices/system/cpu/cpu1/topology/core_cpus_list", "one\n");
+	write_file(dir, "devices/system/cpu/cpu1/topology/physical_package_id", "0\n");
+	snprintf(spec, sizeof(spec), "sysfs:%s", dir);
+	expect_load_error(spec, "cpu1/topology/core_cpus_list:1: not a CPU list");
+	write_file(dir, "devices/system/cpu/cpu1/topology/core_cpus_list", "0\n");
+	expect_load_error(spec, "does not contain CPU 1");
+	write_file(dir, "devices/system/cpu/cpu1/topology/core_cpus_list", "1\n");
+	write_file(dir, "devices/system/node/node0/cpulist", "0-1\n");
+	write_file(dir, "devices/system/node/node0/distance", "10 20\n");
+	expect_load_error(spec, "node0/distance:1: more than 1 distances");
+
+	/* JSON machine files: syntax and field errors name file, line and field. */
+	snprintf(spec, sizeof(spec), "%s/m.json", dir);
+	write_file(dir, "m.json", "{\n  \"name\": \"x\",\n  \"topology\": {\n    \"sockets\": 2,\n");
+	expect_load_error(spec, "m.json:5: JSON syntax error");
+	write_file(dir, "m.json", "{\n  \"name\": \"x\",\n  \"topology\": {\n    \"sockets\": -1,\n"
+				  "    \"cores_per_cluster\": 4, \"l2_bytes\": 1, \"llc_bytes\": 1 }\n}\n");
+	expect_load_error(spec, "m.json:4: field \"topology.sockets\"");
+	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"cores_per_cluster\": 4,"
+				  " \"l2_bytes\": 1, \"llc_bytes\": 1, \"smt\": 2 } }\n");
+	expect_load_error(spec, "field \"topology.smt\": unknown field");
+	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_epyc9654),
+		cmocka_unit_test(test_kunpeng920_48),
+		cmocka_unit_test(test_other_presets),
+		cmocka_unit_test(test_kunpeng920_equals_real_dump),
+		cmocka_unit_test(test_host_sysfs_copy),
+		cmocka_unit_test(test_bad_machines),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,286 @@
+/*
+ * test_wakeup.c - the wake-up path on hand-set idle/busy states, expected
+ * CPUs derived from select_task_rq_fair()/select_idle_sibling() of
+ * kernel/sched/fair.c (v6.12) step by step (see each test's comment), with
+ * and without SMT and with each seed proposal.
+ */
+#include "testutil.h"
+
+static struct sim *new_sim(const char *machine, const char *features, struct machine **m)
+{
+	*m = tu_machine(machine);
+	return tu_sim(*m, features);
+}
+
+static void set_scan(struct sim *sim, int cpu, int nr)
+{
+	sim->doms.cpu[cpu].sd_llc_shared->nr_idle_scan = nr;
+}
+
+/* select_idle_sibling() as called from CPU this_cpu. */
+static int sis(struct sim *sim, int this_cpu, struct task_struct *p, int prev, int target)
+{
+	sim->this_cpu = this_cpu;
+	sim->kcost_ns = 0;
+	return select_idle_sibling(sim, p, prev, target);
+}
+
+/*
+ * kunpeng920-48: no SMT, clusters {0-3}, {4-7}, ... inside the 24-CPU
+ * LLC 0-23. Idle target wins; else an idle prev in the target's cluster;
+ * a prev in another cluster is only a fallback (cluster scan first).
+ */
+static void test_cluster_order(void **state)
+{
+	(void)state;
+	struct machine *m;
+	struct sim *sim = new_sim("kunpeng920-48", "default", &m);
+	struct task_struct *p = tu_task(sim, 6);
+
+	assert_int_equal(sis(sim, 0, p, 6, 5), 5);		/* target idle */
+	tu_busy(sim, 5);
+	assert_int_equal(sis(sim, 0, p, 6, 5), 6);		/* prev idle, same cluster */
+	/* recent_used_cpu 6 (where p was created) is idle and in the cluster. */
+	assert_int_equal(sis(sim, 0, p, 9, 5), 6);
+	assert_int_equal(p->recent_used_cpu, 9);
+	/* prev 9 is in cluster {8-11}: fallback only. nr_idle_scan = 0: no scan. */
+	assert_int_equal(sis(sim, 0, p, 9, 5), 9);
+	assert_int_equal(sim->met.sis_scanned, 0);
+	/* With a budget the target's cluster is scanned first, from 6. */
+	set_scan(sim, 5, 24);
+	assert_int_equal(sis(sim, 0, p, 9, 5), 6);
+	/* The whole cluster busy: 6, 7, 4, 5 then the rest of the LLC from 6: 8. */
+	tu_busy(sim, 4);
+	tu_busy(sim, 6);
+	tu_busy(sim, 7);
+	sim->met.sis_scanned = 0;
+	assert_int_equal(sis(sim, 0, p, 5, 5), 8);
+	assert_int_equal(sim->met.sis_scanned, 5);
+	/* Budget 2 (nr = 3): 6 and 7 examined, then give up and stack on target. */
+	set_scan(sim, 5, 2);
+	sim->met.sis_scanned = 0;
+	assert_int_equal(sis(sim, 0, p, 5, 5), 5);
+	assert_int_equal(sim->met.sis_scanned, 2);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/* recent_used_cpu: tried after prev, and replaced by prev on every call. */
+static void test_recent_used_cpu(void **state)
+{
+	(void)state;
+	struct machine *m;
+	struct sim *sim = new_sim("kunpeng920-48", "default", &m);
+	struct task_struct *p = tu_task(sim, 5);
+
+	tu_busy(sim, 5);
+	p->recent_used_cpu = 7;
+	assert_int_equal(sis(sim, 0, p, 5, 5), 7);
+	assert_int_equal(p->recent_used_cpu, 5);
+	/* Not idle: falls through (no budget) to stacking on target. */
+	tu_busy(sim, 7);
+	p->recent_used_cpu = 7;
+	assert_int_equal(sis(sim, 0, p, 5, 5), 5);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/*
+ * epyc9654-2s, SMT: with has_idle_cores set the scan looks for a whole idle
+ * core from target+1 (core {1,193}); without it, prev's sibling is tried
+ * first (select_idle_smt()).
+ */
+static void test_smt(void **state)
+{
+	(void)state;
+	struct machine *m;
+	struct sim *sim = new_sim("epyc9654-2s", "default", &m);
+	struct task_struct *p = tu_task(sim, 0);
+	struct sched_domain_shared *sds = sim->doms.cpu[0].sd_llc_shared;
+
+	tu_busy(sim, 0);
+	set_scan(sim, 0, 16);
+	sds->has_idle_cores = 1;
+	assert_int_equal(sis(sim, 0, p, 0, 0), 1);
+	sds->has_idle_cores = 0;
+	assert_int_equal(sis(sim, 0, p, 0, 0), 192);
+	/*
+	 * First threads 0-7 busy, 192-199 idle, flag (wrongly) set: no core is
+	 * idle; the first idle thread seen (193, of core 1) is the answer and
+	 * the flag is cleared.
+	 */
+	for (int c = 1; c < 8; c++)
+		tu_busy(sim, c);
+	sds->has_idle_cores = 1;
+	assert_int_equal(sis(sim, 0, p, 0, 0), 193);
+	assert_int_equal(sds->has_idle_cores, 0);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/* wake_wide(): both flip counts >= llc size (24) and one >= the other * 24. */
+static void test_wake_wide(void **state)
+{
+	(void)state;
+	struct machine *m;
+	struct sim *sim = new_sim("kunpeng920-48", "default", &m);
+	struct task_struct *waker = tu_task(sim, 0), *p = tu_task(sim, 1);
+
+	sim->this_cpu = 0;
+	waker->wakee_flips = 576;
+	p->wakee_flips = 24;
+	assert_int_equal(wake_wide(sim, waker, p), 1);
+	waker->wakee_flips = 575;
+	assert_int_equal(wake_wide(sim, waker, p), 0);
+	waker->wakee_flips = 576;
+	p->wakee_flips = 23;
+	assert_int_equal(wake_wide(sim, waker, p), 0);
+	/* Symmetric in waker and wakee. */
+	waker->wakee_flips = 24;
+	p->wakee_flips = 576;
+	assert_int_equal(wake_wide(sim, waker, p), 1);
+	/* record_wakee(): a new wakee flips, the same one does not. */
+	waker->wakee_flips = 0;
+	record_wakee(sim, waker, p);
+	record_wakee(sim, waker, p);
+	assert_int_equal(waker->wakee_flips, 1);
+	record_wakee(sim, waker, waker);
+	assert_int_equal(waker->wakee_flips, 2);
+	/* Halved once a second (HZ jiffies) passed. */
+	sim->now = 2 * NSEC_PER_SEC;
+	record_wakee(sim, waker, waker);
+	assert_int_equal(waker->wakee_flips, 1);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/*
+ * S3 AFFINE_SAME_LLC: waker on 0 (busy), wakee last on 10 (same LLC, other
+ * cluster), flips that make wake_wide() true. Default: no affine path,
+ * target = prev 10 (idle). With S3: wake_affine() at MC, sync with one
+ * task on 0 -> target 0, busy; prev 10 is only a fallback; the cluster
+ * scan of 0 finds 1.
+ */
+static void test_affine_same_llc(void **state)
+{
+	(void)state;
+	const char *feats[] = { "default", "AFFINE_SAME_LLC" };
+	const int want[] = { 10, 1 };
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m;
+		struct sim *sim = new_sim("kunpeng920-48", feats[i], &m);
+		struct task_struct *waker = tu_busy(sim, 0), *p = tu_task(sim, 10);
+
+		set_scan(sim, 0, 24);
+		waker->wakee_flips = 1000;
+		waker->last_wakee = p;
+		p->wakee_flips = 30;
+		sim->this_cpu = 0;
+		assert_int_equal(select_task_rq_fair(sim, p, 10, WF_TTWU | WF_SYNC), want[i]);
+		tu_sim_free(sim);
+		tu_machine_free(m);
+	}
+}
+
+/*
+ * S4 SIS_SHORT: waker (on 0) and wakee short (dur_avg 10 us < 2.8 ms / 8),
+ * prev 10 busy, a non-sync wake-up, scan budget 10 (< 60% of 24).
+ * Default: wake_affine_weight() with zero loads keeps prev; the scan of
+ * prev's cluster {8-11} from 11 finds 11. SIS_SHORT: wake_affine_idle()
+ * returns the short waker's CPU, and select_idle_cpu() stops there: 0.
+ */
+static void test_sis_short(void **state)
+{
+	(void)state;
+	const char *feats[] = { "default", "SIS_SHORT" };
+	const int want[] = { 11, 0 };
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m;
+		struct sim *sim = new_sim("kunpeng920-48", feats[i], &m);
+		struct task_struct *waker = tu_busy(sim, 0), *p = tu_task(sim, 10);
+
+		tu_busy(sim, 10);
+		set_scan(sim, 0, 10);
+		set_scan(sim, 10, 10);
+		waker->dur_avg = p->dur_avg = 10000;
+		waker->last_wakee = p;
+		sim->this_cpu = 0;
+		assert_int_equal(select_task_rq_fair(sim, p, 10, WF_TTWU), want[i]);
+		tu_sim_free(sim);
+		tu_machine_free(m);
+	}
+}
+
+/* S2 IDLE_DELAY: a CPU that left idle 0.5 ms ago still counts as idle. */
+static void test_idle_delay(void **state)
+{
+	(void)state;
+	const char *feats[] = { "default", "IDLE_DELAY" };
+	const int want[] = { 4, 5 };
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m;
+		struct sim *sim = new_sim("kunpeng920-48", feats[i], &m);
+		struct task_struct *p = tu_task(sim, 5);
+
+		tu_busy(sim, 5);
+		sim->now = 10 * NSEC_PER_MSEC;
+		cpu_rq(sim, 5)->idle_end_time = sim->now - 500000;
+		set_scan(sim, 5, 24);
+		/* Default: 5 busy, prev == target; cluster scan from 6... 6 busy too. */
+		tu_busy(sim, 6);
+		tu_busy(sim, 7);
+		assert_int_equal(sis(sim, 0, p, 5, 5), want[i]);
+		/* After 1 ms the delay is over. */
+		sim->now += NSEC_PER_MSEC;
+		assert_int_equal(sis(sim, 0, p, 5, 5), 4);
+		tu_sim_free(sim);
+		tu_machine_free(m);
+	}
+}
+
+/*
+ * S1 IDLE_CORES_NO_SMT: same choice, plus one read of the LLC-shared line
+ * (last written by CPU 10, another cluster of the same die: 36 ns on
+ * Kunpeng). Without SIS_UTIL that read is the whole difference; with
+ * SIS_UTIL, select_idle_cpu() reads the same line for nr_idle_scan anyway.
+ */
+static void test_idle_cores_no_smt(void **state)
+{
+	(void)state;
+	const char *feats[] = { "NO_SIS_UTIL", "NO_SIS_UTIL,IDLE_CORES_NO_SMT" };
+	u64 cost[2];
+
+	for (int i = 0; i < 2; i++) {
+		struct machine *m;
+		struct sim *sim = new_sim("kunpeng920-48", feats[i], &m);
+		struct task_struct *p = tu_task(sim, 5);
+		struct sched_domain_shared *sds = sim->doms.cpu[0].sd_llc_shared;
+
+		tu_busy(sim, 5);
+		cacheline_write(m, &sds->line, 10);
+		assert_int_equal(sis(sim, 0, p, 5, 5), 6);
+		cost[i] = sim->kcost_ns;
+		tu_sim_free(sim);
+		tu_machine_free(m);
+	}
+	assert_int_equal(cost[1] - cost[0], 36);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cluster_order),
+		cmocka_unit_test(test_recent_used_cpu),
+		cmocka_unit_test(test_smt),
+		cmocka_unit_test(test_wake_wide),
+		cmocka_unit_test(test_affine_same_llc),
+		cmocka_unit_test(test_sis_short),
+		cmocka_unit_test(test_idle_delay),
+		cmocka_unit_test(test_idle_cores_no_smt),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
