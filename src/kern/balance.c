@@ -49,10 +49,10 @@ static u64 read_rq(struct sim *sim, int cpu)
 
 static bool is_core_idle(struct sim *sim, int cpu)
 {
-	const struct topology *t = &sim->m->topo;
+	int c;
 
-	for (int c = 0; c < sim->nr_cpus; c++)
-		if (c != cpu && t->cpu[c].core == t->cpu[cpu].core && !idle_cpu(sim, c))
+	for_each_cpu(c, machine_smt_mask(sim->m, cpu))
+		if (c != cpu && !idle_cpu(sim, c))
 			return false;
 	return true;
 }

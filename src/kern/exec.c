@@ -48,6 +48,8 @@ void cpu_sync(struct sim *sim, struct rq *rq)
 	rq->seg_start = now;
 	if (now >= rq->piece_end) {
 		/* The armed piece ended exactly: no rounding residue. */
+		if (p->kwork_left && !p->cold_ns && p->step_kernel)
+			p->work_left = 0;
 		*current_piece(p) = 0;
 		return;
 	}
@@ -69,6 +71,11 @@ void cpu_arm(struct sim *sim, struct rq *rq)
 {
 	struct task_struct *p = rq->curr;
 	u64 size = *current_piece(p);
+
+	/* Kernel work followed by more kernel work is one piece: nothing can
+	 * interrupt it at the seam, so it needs no event there. */
+	if (p->kwork_left && !p->cold_ns && p->step_kernel)
+		size += p->work_left;
 	u64 dur = (size * 100 + rq->speed_pct - 1) / rq->speed_pct;
 
 	rq->seg_start = sim->now;
@@ -83,20 +90,17 @@ static bool cpu_busy(const struct rq *rq)
 
 void smt_update(struct sim *sim, int cpu)
 {
-	const struct topology *t = &sim->m->topo;
+	const struct cpumask *smt = machine_smt_mask(sim->m, cpu);
+	int s, o;
 
-	if (t->smt_width < 2)
+	if (sim->m->topo.smt_width < 2)
 		return;
-	int core = t->cpu[cpu].core;
-
-	for (int s = 0; s < sim->nr_cpus; s++) {
-		if (t->cpu[s].core != core)
-			continue;
+	for_each_cpu(s, smt) {
 		struct rq *rq = &sim->rq[s];
 		bool sibling_busy = false;
 
-		for (int o = 0; o < sim->nr_cpus; o++)
-			if (o != s && t->cpu[o].core == core && cpu_busy(&sim->rq[o]))
+		for_each_cpu(o, smt)
+			if (o != s && cpu_busy(&sim->rq[o]))
 				sibling_busy = true;
 		unsigned int speed = sibling_busy ? sim->m->costs.smt_speed_pct : 100;
 

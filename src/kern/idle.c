@@ -54,18 +54,15 @@ static void llc_line_write(struct sim *sim, struct sched_domain_shared *sds, int
 static void update_idle_core(struct sim *sim, struct rq *rq)
 {
 	struct sched_domain_shared *sds = sim->doms.cpu[rq->cpu].sd_llc_shared;
-	const struct topology *t = &sim->m->topo;
-	int core = t->cpu[rq->cpu].core;
+	int c;
 
 	if (!sim->doms.smt_present || !sds)
 		return;
 	sim->met.coherence_ns += cacheline_read(sim->m, &sds->line, rq->cpu);
 	if (sds->has_idle_cores)
 		return;
-	for (int c = 0; c < sim->nr_cpus; c++) {
-		if (c == rq->cpu || t->cpu[c].core != core)
-			continue;
-		if (!available_idle_cpu(sim, c))
+	for_each_cpu(c, machine_smt_mask(sim->m, rq->cpu)) {
+		if (c != rq->cpu && !available_idle_cpu(sim, c))
 			return;
 	}
 	sds->has_idle_cores = 1;

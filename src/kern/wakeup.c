@@ -175,10 +175,6 @@ static int __select_idle_cpu(struct sim *sim, int cpu)
 	return available_idle_cpu(sim, cpu) ? cpu : NO_CPU;
 }
 
-static void smt_mask(struct sim *sim, int cpu, struct cpumask *out)
-{
-	topology_mask(&sim->m->topo, TOPO_CORE, cpu, out);
-}
 
 /*
  * select_idle_core(): the core is returned only if all its threads are
@@ -187,12 +183,11 @@ static void smt_mask(struct sim *sim, int cpu, struct cpumask *out)
  */
 static int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int *idle_cpu)
 {
-	struct cpumask smt;
+	const struct cpumask *smt = machine_smt_mask(sim->m, core);
 	bool idle = true;
 	int cpu;
 
-	smt_mask(sim, core, &smt);
-	for_each_cpu(cpu, &smt) {
+	for_each_cpu(cpu, smt) {
 		charge(sim, sim->m->costs.scan_cpu_ns);
 		sim->met.sis_scanned++;
 		if (!available_idle_cpu(sim, cpu)) {
@@ -206,7 +201,7 @@ static int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int
 	}
 	if (idle)
 		return core;
-	cpumask_andnot(cpus, cpus, &smt);
+	cpumask_andnot(cpus, cpus, smt);
 	return NO_CPU;
 }
 
@@ -214,11 +209,9 @@ static int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int
 static int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
 			   int target)
 {
-	struct cpumask smt;
 	int cpu;
 
-	smt_mask(sim, target, &smt);
-	for_each_cpu(cpu, &smt) {
+	for_each_cpu(cpu, machine_smt_mask(sim->m, target)) {
 		if (cpu == target)
 			continue;
 		if (!cpumask_test_cpu(cpu, &p->cpus_mask) || !cpumask_test_cpu(cpu, &sd->span))

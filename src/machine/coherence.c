@@ -6,6 +6,7 @@
 void cacheline_init(struct cacheline *l)
 {
 	l->owner = -1;
+	l->nr_holders = 0;
 	cpumask_clear(&l->holders);
 }
 
@@ -33,6 +34,7 @@ u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu)
 	u64 ns = fetch_cost(m, l, cpu);
 
 	cpumask_set_cpu(cpu, &l->holders);
+	l->nr_holders++;
 	return ns;
 }
 
@@ -40,13 +42,13 @@ u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu)
 {
 	u64 ns;
 
-	if (l->owner == cpu && cpumask_test_cpu(cpu, &l->holders) &&
-	    cpumask_weight(&l->holders) == 1)
+	if (l->owner == cpu && l->nr_holders == 1)
 		return m->costs.c2c_ns[C2C_LOCAL];
 	/* Fetch from the owner, or invalidate the readers of our own line. */
 	ns = fetch_cost(m, l, cpu);
 	cpumask_clear(&l->holders);
 	cpumask_set_cpu(cpu, &l->holders);
+	l->nr_holders = 1;
 	l->owner = cpu;
 	return ns;
 }

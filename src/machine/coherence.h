@@ -18,6 +18,7 @@
 
 struct cacheline {
 	int owner;		/* last writer CPU, -1 if none yet */
+	int nr_holders;		/* weight of holders */
 	struct cpumask holders;	/* CPUs with a valid copy */
 };
 

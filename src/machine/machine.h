@@ -81,7 +81,14 @@ struct machine {
 	u64 l2_bytes;		/* private L2 per core */
 	u64 llc_bytes;		/* one last-level cache */
 	uint8_t *c2c;		/* nr_cpus x nr_cpus enum c2c_class */
+	struct cpumask *smt;	/* [nr_cpus]: cpu_smt_mask(), precomputed */
 };
+
+/* cpu_smt_mask(): cpu and its SMT siblings. */
+static inline const struct cpumask *machine_smt_mask(const struct machine *m, int cpu)
+{
+	return &m->smt[cpu];
+}
 
 static inline enum c2c_class machine_c2c_class(const struct machine *m, int a, int b)
 {

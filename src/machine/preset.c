@@ -496,7 +496,9 @@ out:
 void machine_free(struct machine *m)
 {
 	free(m->c2c);
+	free(m->smt);
 	m->c2c = NULL;
+	m->smt = NULL;
 }
 
 int machine_finish(struct machine *m, char *err, size_t errlen)
@@ -508,8 +510,10 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 		return -1;
 	nr_cpu_ids = n;
 	free(m->c2c);
+	free(m->smt);
 	m->c2c = malloc((size_t)n * (size_t)n);
-	if (!m->c2c) {
+	m->smt = malloc(sizeof(*m->smt) * (size_t)n);
+	if (!m->c2c || !m->smt) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -534,6 +538,8 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 				k = C2C_REMOTE;
 			m->c2c[a * n + b] = (uint8_t)k;
 		}
+	for (int c = 0; c < n; c++)
+		topology_mask(t, TOPO_CORE, c, &m->smt[c]);
 	return 0;
 }
 

@@ -25,8 +25,14 @@ struct event {
 	void *ptr;	/* payload, e.g. the owning task */
 };
 
+/* Heap slots carry the keys, so sifting never touches the events. */
+struct evq_slot {
+	u64 time, seq;
+	struct event *ev;
+};
+
 struct evq {
-	struct event **heap;
+	struct evq_slot *heap;
 	int nr, cap;
 	u64 next_seq;
 };
@@ -49,7 +55,7 @@ void evq_cancel(struct evq *q, struct event *ev);
 struct event *evq_pop(struct evq *q);
 static inline struct event *evq_peek(const struct evq *q)
 {
-	return q->nr ? q->heap[0] : 0;
+	return q->nr ? q->heap[0].ev : 0;
 }
 
 #endif
