@@ -44,6 +44,7 @@ static void test_cluster_order(void **state)
 	assert_int_equal(sis(sim, 0, p, 9, 5), 6);
 	assert_int_equal(p->recent_used_cpu, 9);
 	/* prev 9 is in cluster {8-11}: fallback only. nr_idle_scan = 0: no scan. */
+	set_scan(sim, 5, 0);
 	assert_int_equal(sis(sim, 0, p, 9, 5), 9);
 	assert_int_equal(sim->met.sis_scanned, 0);
 	/* With a budget the target's cluster is scanned first, from 6. */
@@ -74,6 +75,7 @@ static void test_recent_used_cpu(void **state)
 	struct task_struct *p = tu_task(sim, 5);
 
 	tu_busy(sim, 5);
+	set_scan(sim, 5, 0);
 	p->recent_used_cpu = 7;
 	assert_int_equal(sis(sim, 0, p, 5, 5), 7);
 	assert_int_equal(p->recent_used_cpu, 5);

@@ -88,6 +88,9 @@ static int read_all(int fd, void *buf, size_t len)
 	return 0;
 }
 
+/* A worker writes its outcome and exits before the parent reads it. */
+_Static_assert(sizeof(struct run_outcome) < 65536, "outcome must fit a pipe's buffer");
+
 struct worker {
 	pid_t pid;
 	int fd;
@@ -142,19 +145,31 @@ int run_many(int n, const struct run_spec *const *specs, const uint64_t *seeds,
 			next++;
 			running++;
 		}
-		/* Collect the oldest worker first: order does not matter for output. */
+		/*
+		 * Collect whichever worker finishes first (its outcome fits in
+		 * the pipe, so it can exit before we read); results land by job
+		 * index, so the order of collection never shows in the output.
+		 */
+		int status;
+		pid_t done = waitpid(-1, &status, 0);
+
+		if (done < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(err, errlen, "waitpid: %s", strerror(errno));
+			free(w);
+			return -1;
+		}
 		for (int s = 0; s < jobs; s++) {
-			if (!w[s].pid)
+			if (w[s].pid != done)
 				continue;
 			struct run_outcome *o = &out[w[s].job];
-			int status;
 
 			if (read_all(w[s].fd, o, sizeof(*o))) {
 				memset(o, 0, sizeof(*o));
 				snprintf(o->err, sizeof(o->err), "worker process died");
 			}
 			close(w[s].fd);
-			waitpid(w[s].pid, &status, 0);
 			w[s].pid = 0;
 			running--;
 			break;

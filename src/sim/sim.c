@@ -60,9 +60,21 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		event_init(&rq->ev_tick, EV_CPU_TICK, cpu, NULL);
 		event_init(&rq->ev_ipi, EV_CPU_IPI, cpu, NULL);
 	}
-	/* Idle CPUs are out of nr_busy_cpus, as after nohz_balance_enter_idle(). */
-	for (int i = 0; i < sim->doms.nr_shared; i++)
-		sim->doms.shared[i].nr_busy_cpus = 0;
+	/*
+	 * A benchmark starts on a machine that has been up and idle, not at
+	 * boot: idle CPUs are out of nr_busy_cpus (nohz_balance_enter_idle()),
+	 * every SMT core is idle (__update_idle_core() set has_idle_cores) and
+	 * the last LLC balance saw no load, so SIS_UTIL's budget is the whole
+	 * LLC (update_idle_cpu_scan() with util 0). After a domain rebuild the
+	 * kernel has 0 there instead; a machine idles long enough to get here.
+	 */
+	for (int i = 0; i < sim->doms.nr_shared; i++) {
+		struct sched_domain_shared *sds = &sim->doms.shared[i];
+
+		sds->nr_busy_cpus = 0;
+		sds->has_idle_cores = sim->doms.smt_present;
+		sds->nr_idle_scan = sim->doms.cpu[sds->llc_id].sd_llc_size;
+	}
 	return 0;
 }
 

@@ -1,0 +1,13 @@
+#!/bin/sh
+# Install what wakesim builds and tests with, from Debian 12's packages.
+# Uses sudo when not root. Safe to run again.
+set -eu
+pkgs="gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
