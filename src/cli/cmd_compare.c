@@ -22,7 +22,7 @@
  * sides run in under a minute on two cores; mainline vs IDLE_DELAY.
  */
 static char *default_workload[] = { "hackbench", "-g", "32", "-f", "20", "--threads",
-				    "--pipe", "-l", "60", "-s", "100", NULL };
+				    "--pipe", "-l", "400", "-s", "100", NULL };
 
 static const char compare_usage[] =
 	"Usage: wakesim compare [--machine M] [--base FEATURES] [--test FEATURES]\n"
@@ -32,7 +32,7 @@ static const char compare_usage[] =
 	"Runs both sides N times (seeds FIRST..FIRST+N-1) per load level. --loads g=2,4\n"
 	"appends \"-g 2\", then \"-g 4\", to the workload's arguments. Change is positive\n"
 	"when test is better; *x%* marks significance (Welch's t-test, p < 0.05).\n"
-	"With no arguments: S2's hackbench on epyc9654-2s (loops scaled to 60),\n"
+	"With no arguments: S2's hackbench on epyc9654-2s (loops scaled to 400),\n"
 	"default vs IDLE_DELAY, 5 runs.\n";
 
 struct load_level {
@@ -218,6 +218,9 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/* Utilisation is over the CPUs the workload may use. */
+	int ncpu_allowed = cpumask_weight(&sides[0].allowed);
+
 	/* One spec per (load, side): the workload's argv plus the load option. */
 	int nspec = 2 * nloads, njob = nspec * runs;
 	struct run_spec *specs = calloc((size_t)nspec, sizeof(*specs));
@@ -328,25 +331,29 @@ int cmd_compare(int argc, char **argv)
 		fprintf(ob.f, "%-14s %14s %10s %14s %10s %12s\n", "load", "base", "stddev", "test",
 			"stddev", "change");
 	}
+	struct metrics_view *means = calloc((size_t)nspec, sizeof(*means));
+
+	if (!means) {
+		fprintf(stderr, "wakesim: out of memory\n");
+		goto done;
+	}
+	/* Mean diagnostics per (load, side), for both output formats. */
+	for (int sp = 0; sp < nspec; sp++)
+		for (int r = 0; r < runs; r++) {
+			struct metrics_view one;
+
+			metrics_view(&out[sp * runs + r].met, ncpu_allowed, &one);
+			for (size_t d = 0; d < sizeof(diags) / sizeof(diags[0]); d++)
+				*(double *)((char *)&means[sp] + diags[d].off) +=
+					view_field(&one, diags[d].off) / runs;
+		}
 	for (int l = 0; l < nloads; l++) {
 		struct summary s[2];
-		struct metrics_view mv[2];
 		double *bv = vals, *tv = vals + runs;
 
 		for (int sd = 0; sd < 2; sd++) {
-			struct metrics_view acc = { 0 };
-
-			for (int r = 0; r < runs; r++) {
-				struct run_outcome *oc = &out[(2 * l + sd) * runs + r];
-				struct metrics_view one;
-
-				(sd ? tv : bv)[r] = oc->result;
-				metrics_view(&oc->met, m.topo.nr_cpus, &one);
-				for (size_t d = 0; d < sizeof(diags) / sizeof(diags[0]); d++)
-					*(double *)((char *)&acc + diags[d].off) +=
-						view_field(&one, diags[d].off) / runs;
-			}
-			mv[sd] = acc;
+			for (int r = 0; r < runs; r++)
+				(sd ? tv : bv)[r] = out[(2 * l + sd) * runs + r].result;
 			summarize(sd ? tv : bv, runs, hib, &s[sd]);
 		}
 		double change = change_pct(s[0].mean, s[1].mean, hib);
@@ -370,7 +377,7 @@ int cmd_compare(int argc, char **argv)
 				json_object_object_add(side, "values", arr);
 				for (size_t d = 0; d < sizeof(diags) / sizeof(diags[0]); d++)
 					json_object_object_add(dg, diags[d].name,
-							       json_object_new_double(view_field(&mv[sd], diags[d].off)));
+							       json_object_new_double(view_field(&means[2 * l + sd], diags[d].off)));
 				json_object_object_add(side, "metrics", dg);
 				json_object_object_add(row, sd ? "test" : "base", side);
 			}
@@ -385,26 +392,15 @@ int cmd_compare(int argc, char **argv)
 			fprintf(ob.f, "%-14s %14.4f %10.4f %14.4f %10.4f %12s\n", lv[l].label, s[0].mean,
 				s[0].stddev, s[1].mean, s[1].stddev, ch);
 		}
-		if (!o.json && l == nloads - 1) {
-			fprintf(ob.f, "\ndiagnostics (mean over runs, per load: base / test)\n");
-		}
 	}
 	if (!o.json) {
+		fprintf(ob.f, "\ndiagnostics (mean over runs, per load: base / test)\n");
 		for (int l = 0; l < nloads; l++) {
 			fprintf(ob.f, "%s\n", lv[l].label);
-			for (size_t d = 0; d < sizeof(diags) / sizeof(diags[0]); d++) {
-				double a = 0, b = 0;
-
-				for (int r = 0; r < runs; r++) {
-					struct metrics_view one;
-
-					metrics_view(&out[(2 * l) * runs + r].met, m.topo.nr_cpus, &one);
-					a += view_field(&one, diags[d].off) / runs;
-					metrics_view(&out[(2 * l + 1) * runs + r].met, m.topo.nr_cpus, &one);
-					b += view_field(&one, diags[d].off) / runs;
-				}
-				fprintf(ob.f, "  %-26s %14.2f %14.2f\n", diags[d].name, a, b);
-			}
+			for (size_t d = 0; d < sizeof(diags) / sizeof(diags[0]); d++)
+				fprintf(ob.f, "  %-26s %14.2f %14.2f\n", diags[d].name,
+					view_field(&means[2 * l], diags[d].off),
+					view_field(&means[2 * l + 1], diags[d].off));
 		}
 	} else {
 		json_object_object_add(root, "rows", rows);
@@ -413,6 +409,7 @@ int cmd_compare(int argc, char **argv)
 								     JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(root);
 	}
+	free(means);
 	ret = out_commit(&ob, o.output) ? 1 : 0;
 done:
 	if (ob.f)

@@ -134,7 +134,7 @@ int cmd_run(int argc, char **argv)
 
 	struct metrics_view mv;
 
-	metrics_view(&res.met, m.topo.nr_cpus, &mv);
+	metrics_view(&res.met, cpumask_weight(&spec.allowed), &mv);
 	if (out_open(&ob)) {
 		fprintf(stderr, "wakesim: out of memory\n");
 		free(report);

@@ -537,7 +537,8 @@ static void rebalance_domains(struct sim *sim, struct rq *rq, enum cpu_idle_type
 		update_newidle_cost(sim, sd, 0);
 		u64 interval = balance_interval_ns(sim, sd, busy);
 
-		if (sim->now >= sd->last_balance + interval) {
+		/* Never balanced (last_balance 0): due, as on a machine that has been up. */
+		if (!sd->last_balance || sim->now >= sd->last_balance + interval) {
 			int moved = sched_balance_rq(sim, rq->cpu, sd, idle);
 
 			sim->met.lb_pulls += (uint64_t)moved;

@@ -55,8 +55,6 @@ struct task_struct *task_create(struct sim *sim, const char *comm, task_step_fn 
 	p->prog = prog;
 	p->mm_id = mm_id;
 	p->parent = parent;
-	if (parent)
-		parent->nr_children_alive++;
 	p->cpus_mask = sim->cfg.allowed;
 	p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
 	/* sched_cgroup_fork(): a child starts on its parent's current CPU. */
@@ -274,7 +272,6 @@ void sched_ttwu_pending(struct sim *sim, struct rq *rq)
 		struct task_struct *next = p->wake_entry;
 
 		p->wake_entry = NULL;
-		p->wake_queued = false;
 		rq->ttwu_pending--;
 		ttwu_do_activate(sim, rq, p, p->wake_flags);
 		p = next;
@@ -294,7 +291,6 @@ void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 	if (p->wake_via_list) {
 		ttwu_queue_wakelist(sim, p, cpu);
 	} else {
-		p->wake_queued = false;
 		ttwu_do_activate(sim, rq, p, p->wake_flags);
 	}
 	/* Costs of this step were charged to the waker at decision time. */
@@ -365,7 +361,6 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	} else {
 		charge(sim, k->ipi_send_ns);
 	}
-	p->wake_queued = true;
 	evq_schedule(&sim->evq, &p->ev_wake, sim->now + sim->kcost_ns);
 	return 1;
 }

@@ -220,7 +220,6 @@ static void run_step(struct sim *sim, struct rq *rq, struct task_struct *p)
 
 	sim->this_cpu = rq->cpu;
 	sim->kcost_ns = 0;
-	p->steps++;
 	p->step_fn(sim, p, &st);
 
 	u64 k = sim->kcost_ns;

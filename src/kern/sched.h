@@ -130,7 +130,6 @@ struct task_struct {
 	int nr_cpus_allowed;
 	struct cpumask cpus_mask;
 	int mm_id;		/* address space: threads of one process share it */
-	bool is_per_cpu_kthread;
 
 	/* record_wakee()/wake_wide() */
 	unsigned int wakee_flips;
@@ -151,7 +150,6 @@ struct task_struct {
 	bool step_kernel;	/* current step is syscall work */
 	bool blocking;		/* STEP_BLOCK issued while kernel work remained */
 	u64 cold_ns;		/* cache refill still owed after a migration, ns */
-	u64 steps;		/* step_fn calls, for loop detection */
 	unsigned int wss_bytes;	/* working set refilled after a migration */
 
 	/* wait queues */
@@ -161,7 +159,6 @@ struct task_struct {
 
 	/* a wake-up in flight: selected, not yet enqueued (kern/core.c) */
 	struct task_struct *wake_entry;	/* next on the target's wake list */
-	bool wake_queued;
 	bool wake_via_list;		/* TTWU_QUEUE path, else direct enqueue */
 	int wake_flags;
 	int wake_from_cpu;
@@ -172,8 +169,6 @@ struct task_struct {
 	u64 runnable_since;	/* ns it became runnable, for run delay */
 	u64 nr_switches;
 	struct task_struct *parent;
-	int nr_children_alive;
-	struct wait_queue_head *child_exit_wq;
 };
 
 static inline int task_cpu(const struct task_struct *p)
@@ -246,7 +241,6 @@ struct rq {
 
 	/* per-CPU accounting */
 	u64 busy_ns;
-	u64 busy_since;
 };
 
 /* ---- sched domains (kern/topology.c) ---- */

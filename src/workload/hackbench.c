@@ -83,7 +83,6 @@ static void child_exit_notify(struct sim *sim, struct hb_task *t)
 
 	hb->exited_flag[idx] = true;
 	hb->exited++;
-	t->task->parent->nr_children_alive--;
 	/* do_notify_parent() wakes wait() with WF_SYNC; a thread's exit wakes
 	 * pthread_join() through its futex, a plain wake-up. */
 	wake_up(sim, &hb->child_exit, 1, hb->threads ? 0 : WF_SYNC);
