@@ -85,9 +85,13 @@ static void test_epyc_domains(void **state)
 
 /*
  * Kunpeng 920: clusters of 4 inside 32-core dies; distances
- * n0: 10 16 32 33 / n1: 16 10 25 32. For node 0 the distance-25 level
- * spans the same nodes as the distance-16 one and is dropped; for node 1
- * it adds node 2 and keeps SD_WAKE_AFFINE (25 <= 30).
+ * n0: 10 16 32 33 / n1: 16 10 25 32 / n2: 32 25 10 16 / n3: 33 32 16 10.
+ * For node 0 the distance-25 level spans the same nodes as the distance-16
+ * one and is dropped; for node 1 it adds node 2 and keeps SD_WAKE_AFFINE
+ * (25 <= 30). Overlapping NUMA groups: cpu0's level 0-95 has the group of
+ * cpu0's child, 0-63, then cpu64's: its child at distance 25 spans nodes
+ * 1-3 (32-127), outside 0-95, so it descends to node 2, 64-95. At 0-127 the
+ * second group is cpu96's child at distance 32 for node 3: nodes 1-3.
  */
 static void test_kunpeng_domains(void **state)
 {
@@ -112,6 +116,14 @@ static void test_kunpeng_domains(void **state)
 	assert_int_equal(build_sched_domains(m, &d), 0);
 	expect_domains(&d, 0, cpu0, 5);
 	expect_domains(&d, 32, cpu32, 5);
+	const struct sched_domain *n96 = d.cpu[0].sd->parent->parent->parent;
+	const struct sched_domain *n128 = n96->parent;
+	char b1[64], b2[64];
+
+	assert_string_equal(cpumask_print_list(&n96->groups->span, b1, sizeof(b1)), "0-63");
+	assert_string_equal(cpumask_print_list(&n96->groups->next->span, b2, sizeof(b2)), "64-95");
+	assert_string_equal(cpumask_print_list(&n128->groups->span, b1, sizeof(b1)), "0-95");
+	assert_string_equal(cpumask_print_list(&n128->groups->next->span, b2, sizeof(b2)), "32-127");
 	assert_true(d.cluster_active);
 	assert_false(d.smt_present);
 	assert_int_equal(d.cpu[5].sd_llc_size, 32);

@@ -26,6 +26,18 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* Recompute the queue's weighted sums relative to reference ref. */
+static void rebase(struct cfs_rq *cfs, u64 ref)
+{
+	cfs->zero_vruntime = ref;
+	cfs->sum_wv = 0;
+	cfs->sum_w = 0;
+	for (int i = 0; i < cfs->nr_queue; i++) {
+		cfs->sum_wv += (__int128)(s64)(cfs->queue[i]->vruntime - ref) * (s64)cfs->queue[i]->weight;
+		cfs->sum_w += (long long)cfs->queue[i]->weight;
+	}
+}
+
 /* A cfs_rq holding entities with the given weights, vruntimes, deadlines. */
 static struct cfs_rq *build(struct sched_entity *se, int n, const unsigned long *w,
 			    const u64 *v, const u64 *d)
@@ -42,6 +54,7 @@ static struct cfs_rq *build(struct sched_entity *se, int n, const unsigned long 
 	}
 	cfs.nr_queue = n;
 	cfs.nr_queued = (unsigned int)n;
+	rebase(&cfs, 0);
 	return &cfs;
 }
 
@@ -71,7 +84,7 @@ static void test_avg_vruntime(void **state)
 	const u64 v3[] = { 0, 1 }, d3[] = { 0, 0 };
 
 	cfs = build(se, 2, w3, v3, d3);
-	cfs->min_vruntime = 1;
+	rebase(cfs, 1);
 	assert_int_equal(avg_vruntime(cfs), 0);
 	/* ...and the entity at 1 is not eligible (1 > 0.5), the one at 0 is. */
 	assert_false(entity_eligible(cfs, &se[1]));
@@ -110,6 +123,7 @@ static void test_run_to_parity(void **state)
 	cfs->queue[0] = &se[2];
 	se[2].rq_idx = 0;
 	cfs->nr_queue = 2;
+	rebase(cfs, 0);
 	cfs->curr = &se[0];
 	se[0].vprot = se[0].deadline;
 	assert_ptr_equal(pick_eevdf(sim, cfs), &se[0]);
@@ -119,6 +133,7 @@ static void test_run_to_parity(void **state)
 	/* A protected but ineligible curr is not kept. */
 	se[0].vruntime = 5000;
 	se[0].vprot = se[0].deadline;
+	rebase(cfs, 0);
 	assert_ptr_equal(pick_eevdf(sim, cfs), &se[1]);
 }
 

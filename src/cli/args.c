@@ -4,8 +4,10 @@
 #include "args.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int load_machine(const struct common_opts *o, struct machine *m)
@@ -20,7 +22,7 @@ int load_machine(const struct common_opts *o, struct machine *m)
 }
 
 int build_spec(const struct common_opts *o, const struct machine *m, const char *features,
-	       struct run_spec *spec)
+	       const char *features_opt, struct run_spec *spec)
 {
 	char err[1024];
 
@@ -28,7 +30,7 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 	spec->m = m;
 	sched_features_default(&spec->features);
 	if (features && sched_features_parse(&spec->features, features, err, sizeof(err))) {
-		fprintf(stderr, "wakesim: --features: %s\n", err);
+		fprintf(stderr, "wakesim: %s: %s\n", features_opt, err);
 		return -1;
 	}
 	sched_tunables_default(&spec->tunables, m->topo.nr_cpus);
@@ -56,10 +58,12 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 			fprintf(stderr, "wakesim: --cpus \"%s\": %s\n", o->cpus, err);
 			return -1;
 		}
-		struct cpumask all;
+		bool outside = false;
 
-		cpumask_setall(&all);
-		if (!cpumask_subset(&spec->allowed, &all) || cpumask_empty(&spec->allowed)) {
+		/* Look at every word: bits past nr_cpu_ids are CPUs the machine lacks. */
+		for (int c = m->topo.nr_cpus; c < WS_MAX_CPUS; c++)
+			outside |= (spec->allowed.bits[c >> 6] >> (c & 63)) & 1;
+		if (outside || cpumask_empty(&spec->allowed)) {
 			fprintf(stderr, "wakesim: --cpus \"%s\": machine %s has CPUs 0-%d\n",
 				o->cpus, m->name, m->topo.nr_cpus - 1);
 			return -1;
@@ -79,6 +83,57 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 			fprintf(stderr, "wakesim: --node %d has no CPUs\n", o->node);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+void describe_binding(const struct run_spec *spec, char *buf, size_t len)
+{
+	struct cpumask all;
+
+	cpumask_setall(&all);
+	if (cpumask_equal(&all, &spec->allowed))
+		snprintf(buf, len, "all");
+	else
+		cpumask_print_list(&spec->allowed, buf, len);
+}
+
+void describe_sysctls(const struct run_spec *spec, char *buf, size_t len)
+{
+	struct sched_tunables def;
+
+	sched_tunables_default(&def, spec->m->topo.nr_cpus);
+	def.sis_short_ns = spec->tunables.base_slice_ns / 8;
+	sched_tunables_diff(&def, &spec->tunables, buf, len);
+}
+
+int check_output_path(const char *cmd, const char *path)
+{
+	char dir[4096];
+	const char *slash;
+	struct stat st;
+
+	if (!path)
+		return 0;
+	slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	if (!dir[0])
+		snprintf(dir, sizeof(dir), "/");
+	if (!path[slash ? slash - path + 1 : 0]) {
+		fprintf(stderr, "wakesim %s: -o %s: not a file name\n", cmd, path);
+		return -1;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "wakesim %s: -o %s: directory %s does not exist\n", cmd, path, dir);
+		return -1;
+	}
+	if (access(dir, W_OK)) {
+		fprintf(stderr, "wakesim %s: -o %s: cannot write in %s\n", cmd, path, dir);
+		return -1;
+	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "wakesim %s: -o %s: is a directory\n", cmd, path);
+		return -1;
 	}
 	return 0;
 }
@@ -110,24 +165,50 @@ int out_commit(struct out_buf *ob, const char *path)
 		if (fwrite(ob->data, 1, ob->len, stdout) != ob->len || fflush(stdout))
 			ret = -1;
 	} else {
-		char tmp[4096];
-		FILE *f;
+		char target[4096], tmp[4096];
+		struct stat st;
 
-		snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-		f = fopen(tmp, "wb");
-		if (!f) {
-			fprintf(stderr, "wakesim: %s: %s\n", path, strerror(errno));
-			ret = -1;
-		} else {
-			bool ok = fwrite(ob->data, 1, ob->len, f) == ob->len;
+		/* Write through symlinks; devices and FIFOs cannot be replaced, only written. */
+		if (!realpath(path, target))
+			snprintf(target, sizeof(target), "%s", path);
+		if (!stat(target, &st) && !S_ISREG(st.st_mode)) {
+			FILE *f = fopen(target, "wb");
+			bool ok = f && fwrite(ob->data, 1, ob->len, f) == ob->len;
 
-			ok = (fflush(f) == 0) && ok;
-			ok = (fsync(fileno(f)) == 0) && ok;
-			ok = (fclose(f) == 0) && ok;
-			if (!ok || rename(tmp, path)) {
+			if (f)
+				ok = (fclose(f) == 0) && ok;
+			if (!ok) {
 				fprintf(stderr, "wakesim: %s: %s\n", path, strerror(errno));
-				unlink(tmp);
 				ret = -1;
+			}
+		} else {
+			/* A short temporary name beside the target, renamed over it. */
+			const char *slash = strrchr(target, '/');
+			int fd;
+
+			snprintf(tmp, sizeof(tmp), "%.*s.wakesim-XXXXXX",
+				 slash ? (int)(slash - target + 1) : 0, target);
+			fd = mkstemp(tmp);
+			if (fd < 0) {
+				fprintf(stderr, "wakesim: %s: cannot create a temporary file beside it: %s\n",
+					path, strerror(errno));
+				ret = -1;
+			} else {
+				FILE *f = fdopen(fd, "wb");
+				bool ok = f && fwrite(ob->data, 1, ob->len, f) == ob->len;
+
+				ok = f && (fflush(f) == 0) && ok;
+				ok = f && (fsync(fd) == 0) && ok;
+				ok = f && (fclose(f) == 0) && ok;
+				if (!f)
+					close(fd);
+				/* mkstemp makes 0600; give the file the usual permissions. */
+				ok = ok && chmod(tmp, 0644) == 0;
+				if (!ok || rename(tmp, target)) {
+					fprintf(stderr, "wakesim: %s: %s\n", path, strerror(errno));
+					unlink(tmp);
+					ret = -1;
+				}
 			}
 		}
 	}

@@ -31,7 +31,21 @@ int load_machine(const struct common_opts *o, struct machine *m);
  * returns -1 on bad input.
  */
 int build_spec(const struct common_opts *o, const struct machine *m, const char *features,
-	       struct run_spec *spec);
+	       const char *features_opt, struct run_spec *spec);
+
+/*
+ * What a result depends on besides machine, features and seed: the CPU
+ * binding ("all" or a cpulist) and the tunables that differ from
+ * their defaults ("default" or "name=value,..."), for headers and JSON.
+ */
+void describe_binding(const struct run_spec *spec, char *buf, size_t len);
+void describe_sysctls(const struct run_spec *spec, char *buf, size_t len);
+
+/*
+ * Check before simulating that -o FILE can be created: its directory
+ * exists and is writable. Prints the error and returns -1.
+ */
+int check_output_path(const char *cmd, const char *path);
 
 /*
  * Output goes to a memory stream; out_commit() then writes it to stdout or
@@ -43,8 +57,11 @@ struct out_buf {
 	size_t len;
 	FILE *f;
 };
+/* Start buffering; returns 0 or -1 (out of memory). */
 int out_open(struct out_buf *ob);
+/* Write the buffer to path (NULL: stdout); returns 0, or -1 after printing why. */
 int out_commit(struct out_buf *ob, const char *path);
+/* Drop the buffer without writing anything. */
 void out_discard(struct out_buf *ob);
 
 /* Parse a non-negative integer option; prints the error and returns -1. */

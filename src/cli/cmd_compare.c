@@ -25,15 +25,18 @@ static char *default_workload[] = { "hackbench", "-g", "32", "-f", "20", "--thre
 				    "--pipe", "-l", "400", "-s", "100", NULL };
 
 static const char compare_usage[] =
-	"Usage: wakesim compare [--machine M] [--base FEATURES] [--test FEATURES]\n"
+	"Usage: wakesim compare [--machine M] [--base FEATURES] --test FEATURES\n"
 	"                       [--runs N] [--seed FIRST] [--loads NAME=V1,V2,...]\n"
 	"                       [--sysctl NAME=VALUE]... [--node N | --cpus LIST]\n"
 	"                       [-j N] [--json] [-o FILE] -- WORKLOAD [ARGS...]\n"
-	"Runs both sides N times (seeds FIRST..FIRST+N-1) per load level. --loads g=2,4\n"
-	"appends \"-g 2\", then \"-g 4\", to the workload's arguments. Change is positive\n"
-	"when test is better; *x%* marks significance (Welch's t-test, p < 0.05).\n"
-	"With no arguments: S2's hackbench on epyc9654-2s (loops scaled to 400),\n"
-	"default vs IDLE_DELAY, 5 runs.\n";
+	"Runs both sides N times (default 5; seeds FIRST..FIRST+N-1) per load level.\n"
+	"--base defaults to \"default\" (mainline). --loads g=2,4 appends \"-g 2\", then\n"
+	"\"-g 4\", to the workload's arguments (overriding the same option there); a\n"
+	"long name appends --name=V. Change is positive when test is better; *x%*\n"
+	"marks significance (Welch's t-test, p < 0.05).\n"
+	"Without a workload: S2's `hackbench -g 32 -f 20 --threads --pipe -l 400 -s 100`\n"
+	"(loops scaled down from 480000), on epyc9654-2s and with --test IDLE_DELAY\n"
+	"unless given; other options apply.\n";
 
 struct load_level {
 	char label[64];
@@ -46,7 +49,7 @@ static int parse_loads(const char *s, struct load_level *lv, int *n)
 	const char *eq = strchr(s, '=');
 	char name[64], vals[1024], *save = NULL;
 
-	if (!eq || eq == s || (size_t)(eq - s) >= sizeof(name) || !eq[1]) {
+	if (!eq || eq == s || (size_t)(eq - s) >= 40 || !eq[1]) {
 		fprintf(stderr, "wakesim compare: --loads \"%s\": expected NAME=V1,V2,...\n", s);
 		return -1;
 	}
@@ -59,11 +62,30 @@ static int parse_loads(const char *s, struct load_level *lv, int *n)
 			fprintf(stderr, "wakesim compare: --loads: at most %d levels\n", MAX_LOADS);
 			return -1;
 		}
+		if (strlen(v) >= sizeof(lv->val) - 1) {
+			fprintf(stderr, "wakesim compare: --loads: value \"%.20s...\" too long\n", v);
+			return -1;
+		}
 		struct load_level *l = &lv[(*n)++];
 
 		snprintf(l->label, sizeof(l->label), "%s=%s", name, v);
-		snprintf(l->opt, sizeof(l->opt), "%s%s", strlen(name) == 1 ? "-" : "--", name);
-		snprintf(l->val, sizeof(l->val), "%s", v);
+		if (strlen(name) == 1) {
+			snprintf(l->opt, sizeof(l->opt), "-%s", name);
+			snprintf(l->val, sizeof(l->val), "%s", v);
+		} else {
+			/* One argument: a flag without a value then fails as such. */
+			snprintf(l->opt, sizeof(l->opt), "--%s=%s", name, v);
+			l->val[0] = '\0';
+		}
+	}
+	/* strtok_r skips empty fields: count the commas to refuse them. */
+	int commas = 0;
+
+	for (const char *c = eq + 1; *c; c++)
+		commas += *c == ',';
+	if (commas != *n - 1 || eq[1] == ',' || eq[strlen(eq) - 1] == ',') {
+		fprintf(stderr, "wakesim compare: --loads \"%s\": empty value\n", s);
+		return -1;
 	}
 	if (!*n) {
 		fprintf(stderr, "wakesim compare: --loads \"%s\": no values\n", s);
@@ -76,27 +98,6 @@ static void print_cmdline(FILE *f, int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++)
 		fprintf(f, "%s%s", i ? " " : "", argv[i]);
-}
-
-/* The diagnostics printed under the table: means over a side's runs. */
-struct diag {
-	const char *name;
-	size_t off;
-};
-
-#define D(field) { #field, offsetof(struct metrics_view, field) }
-static const struct diag diags[] = {
-	D(wake_idle_pct),     D(wake_waker_cpu_pct),   D(wake_prev_cpu_pct),
-	D(sis_cpus_per_call), D(migrations_llc),       D(migrations_cross_llc),
-	D(migrations_cross_node), D(run_delay_mean_us), D(run_delay_p99_us),
-	D(context_switches),  D(ipis),		       D(cpu_util_pct),
-	D(coherence_pct),
-};
-#undef D
-
-static double view_field(const struct metrics_view *v, size_t off)
-{
-	return *(const double *)((const char *)v + off);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -116,7 +117,6 @@ int cmd_compare(int argc, char **argv)
 	int nloads = 1, runs = 5, jobs = host_cpus(), c, wargc;
 	char **wargv;
 	long v;
-	bool defaulted = argc == 1;
 
 	opterr = 0;
 	optind = 0;
@@ -137,6 +137,10 @@ int cmd_compare(int argc, char **argv)
 			runs = (int)v;
 			break;
 		case 'L':
+			if (loads) {
+				fprintf(stderr, "wakesim compare: --loads given twice (one load dimension per comparison)\n");
+				return EXIT_USAGE;
+			}
 			loads = optarg;
 			break;
 		case 'S':
@@ -177,22 +181,24 @@ int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "wakesim compare: option %s needs a value\n", argv[optind - 1]);
 			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "wakesim compare: unknown option \"%s\"\n%s", argv[optind - 1],
-				compare_usage);
+			if (optopt)
+				fprintf(stderr, "wakesim compare: unknown option \"-%c\"\n%s", optopt,
+					compare_usage);
+			else
+				fprintf(stderr, "wakesim compare: unknown option \"%s\"\n%s",
+					argv[optind - 1], compare_usage);
 			return EXIT_USAGE;
 		}
 	}
-	if (defaulted) {
-		o.machine = "epyc9654-2s";
-		test = "IDLE_DELAY";
+	if (optind >= argc) {
+		/* The built-in comparison; options given still apply. */
+		if (!o.machine)
+			o.machine = "epyc9654-2s";
+		if (!test)
+			test = "IDLE_DELAY";
 		wargc = (int)(sizeof(default_workload) / sizeof(default_workload[0])) - 1;
 		wargv = default_workload;
 	} else {
-		if (optind >= argc) {
-			fprintf(stderr, "wakesim compare: no workload (put it after --)\n%s",
-				compare_usage);
-			return EXIT_USAGE;
-		}
 		if (!test) {
 			fprintf(stderr, "wakesim compare: --test FEATURES is required\n");
 			return EXIT_USAGE;
@@ -200,6 +206,13 @@ int cmd_compare(int argc, char **argv)
 		wargc = argc - optind;
 		wargv = argv + optind;
 	}
+	if (o.seed > (uint64_t)INT64_MAX - (uint64_t)runs + 1) {
+		fprintf(stderr, "wakesim compare: --seed %llu + %d runs goes past the largest seed\n",
+			(unsigned long long)o.seed, runs);
+		return EXIT_USAGE;
+	}
+	if (check_output_path("compare", o.output))
+		return EXIT_USAGE;
 	if (loads) {
 		if (parse_loads(loads, lv, &nloads))
 			return EXIT_USAGE;
@@ -213,7 +226,8 @@ int cmd_compare(int argc, char **argv)
 
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
-	if (build_spec(&o, &m, base, &sides[0]) || build_spec(&o, &m, test, &sides[1])) {
+	if (build_spec(&o, &m, base, "--base", &sides[0]) ||
+	    build_spec(&o, &m, test, "--test", &sides[1])) {
 		machine_free(&m);
 		return EXIT_USAGE;
 	}
@@ -297,6 +311,10 @@ int cmd_compare(int argc, char **argv)
 
 	sched_features_describe(&sides[0].features, bdesc, sizeof(bdesc));
 	sched_features_describe(&sides[1].features, tdesc, sizeof(tdesc));
+	char cpus[4096], sysctls[512];
+
+	describe_binding(&sides[0], cpus, sizeof(cpus));
+	describe_sysctls(&sides[0], sysctls, sizeof(sysctls));
 	json_object *root = NULL, *rows = NULL;
 
 	if (o.json) {
@@ -312,6 +330,8 @@ int cmd_compare(int argc, char **argv)
 		json_object_object_add(root, "workload", json_object_new_string(cmd));
 		json_object_object_add(root, "base_features", json_object_new_string(bdesc));
 		json_object_object_add(root, "test_features", json_object_new_string(tdesc));
+		json_object_object_add(root, "sysctls", json_object_new_string(sysctls));
+		json_object_object_add(root, "cpus", json_object_new_string(cpus));
 		json_object_object_add(root, "runs", json_object_new_int(runs));
 		json_object_object_add(root, "first_seed", json_object_new_int64((int64_t)o.seed));
 		json_object_object_add(root, "unit", json_object_new_string(unit));
@@ -322,11 +342,18 @@ int cmd_compare(int argc, char **argv)
 	} else {
 		fprintf(ob.f, "wakesim compare: ");
 		print_cmdline(ob.f, wargc, wargv);
-		fprintf(ob.f, "\nmachine %s (%d CPUs); %d runs per side (seeds %llu-%llu); "
-			      "%s of %s, %s is better\n",
-			m.name, m.topo.nr_cpus, runs, (unsigned long long)o.seed,
-			(unsigned long long)(o.seed + (uint64_t)runs - 1), hib ? "Hmean" : "Amean",
-			unit, hib ? "higher" : "lower");
+		fprintf(ob.f, "\nmachine %s (%d CPUs), workload on %s%s, sysctls %s\n", m.name,
+			m.topo.nr_cpus, strcmp(cpus, "all") ? "CPUs " : "",
+			strcmp(cpus, "all") ? cpus : "all CPUs", sysctls);
+		if (runs > 1)
+			fprintf(ob.f, "%d runs per side (seeds %llu-%llu)", runs,
+				(unsigned long long)o.seed,
+				(unsigned long long)(o.seed + (uint64_t)runs - 1));
+		else
+			fprintf(ob.f, "1 run per side (seed %llu; no spread, no significance)",
+				(unsigned long long)o.seed);
+		fprintf(ob.f, "; %s of %s, %s is better\n", hib ? "Hmean" : "Amean", unit,
+			hib ? "higher" : "lower");
 		fprintf(ob.f, "base: %s\ntest: %s\n\n", bdesc, tdesc);
 		fprintf(ob.f, "%-14s %14s %10s %14s %10s %12s\n", "load", "base", "stddev", "test",
 			"stddev", "change");
@@ -337,15 +364,14 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "wakesim: out of memory\n");
 		goto done;
 	}
-	/* Mean diagnostics per (load, side), for both output formats. */
+	/* Mean metrics per (load, side), for both output formats. */
 	for (int sp = 0; sp < nspec; sp++)
 		for (int r = 0; r < runs; r++) {
 			struct metrics_view one;
 
 			metrics_view(&out[sp * runs + r].met, ncpu_allowed, &one);
-			for (size_t d = 0; d < sizeof(diags) / sizeof(diags[0]); d++)
-				*(double *)((char *)&means[sp] + diags[d].off) +=
-					view_field(&one, diags[d].off) / runs;
+			for (int d = 0; d < nr_metric_defs; d++)
+				means[sp].v[d] += one.v[d] / runs;
 		}
 	for (int l = 0; l < nloads; l++) {
 		struct summary s[2];
@@ -375,9 +401,10 @@ int cmd_compare(int argc, char **argv)
 				for (int r = 0; r < runs; r++)
 					json_object_array_add(arr, json_object_new_double((sd ? tv : bv)[r]));
 				json_object_object_add(side, "values", arr);
-				for (size_t d = 0; d < sizeof(diags) / sizeof(diags[0]); d++)
-					json_object_object_add(dg, diags[d].name,
-							       json_object_new_double(view_field(&means[2 * l + sd], diags[d].off)));
+				for (int d = 0; d < nr_metric_defs; d++)
+					if (metric_defs[d].diagnostic)
+						json_object_object_add(dg, metric_defs[d].name,
+								       json_object_new_double(means[2 * l + sd].v[d]));
 				json_object_object_add(side, "metrics", dg);
 				json_object_object_add(row, sd ? "test" : "base", side);
 			}
@@ -397,10 +424,14 @@ int cmd_compare(int argc, char **argv)
 		fprintf(ob.f, "\ndiagnostics (mean over runs, per load: base / test)\n");
 		for (int l = 0; l < nloads; l++) {
 			fprintf(ob.f, "%s\n", lv[l].label);
-			for (size_t d = 0; d < sizeof(diags) / sizeof(diags[0]); d++)
-				fprintf(ob.f, "  %-26s %14.2f %14.2f\n", diags[d].name,
-					view_field(&means[2 * l], diags[d].off),
-					view_field(&means[2 * l + 1], diags[d].off));
+			for (int d = 0; d < nr_metric_defs; d++) {
+				const struct metric_def *md = &metric_defs[d];
+				double a = means[2 * l].v[d], b = means[2 * l + 1].v[d];
+
+				if (!md->diagnostic || (md->only_if_nonzero && a == 0 && b == 0))
+					continue;
+				fprintf(ob.f, "  %-26s %14.2f %14.2f\n", md->name, a, b);
+			}
 		}
 	} else {
 		json_object_object_add(root, "rows", rows);

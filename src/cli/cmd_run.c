@@ -88,8 +88,11 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "wakesim run: option %s needs a value\n", argv[optind - 1]);
 			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "wakesim run: unknown option \"%s\"\n%s", argv[optind - 1],
-				run_usage);
+			if (optopt)
+				fprintf(stderr, "wakesim run: unknown option \"-%c\"\n%s", optopt, run_usage);
+			else
+				fprintf(stderr, "wakesim run: unknown option \"%s\"\n%s", argv[optind - 1],
+					run_usage);
 			return EXIT_USAGE;
 		}
 	}
@@ -97,9 +100,11 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "wakesim run: no workload (put it after --)\n%s", run_usage);
 		return EXIT_USAGE;
 	}
+	if (check_output_path("run", o.output))
+		return EXIT_USAGE;
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
-	if (build_spec(&o, &m, o.features, &spec)) {
+	if (build_spec(&o, &m, o.features, "--features", &spec)) {
 		machine_free(&m);
 		return EXIT_USAGE;
 	}
@@ -131,6 +136,10 @@ int cmd_run(int argc, char **argv)
 	fclose(rep);
 	join_args(spec.argc, spec.argv, cmdline, sizeof(cmdline));
 	sched_features_describe(&spec.features, feats, sizeof(feats));
+	char cpus[4096], sysctls[512];
+
+	describe_binding(&spec, cpus, sizeof(cpus));
+	describe_sysctls(&spec, sysctls, sizeof(sysctls));
 
 	struct metrics_view mv;
 
@@ -148,6 +157,8 @@ int cmd_run(int argc, char **argv)
 		json_object_object_add(root, "machine", json_object_new_string(m.name));
 		json_object_object_add(root, "nr_cpus", json_object_new_int(m.topo.nr_cpus));
 		json_object_object_add(root, "features", json_object_new_string(feats));
+		json_object_object_add(root, "sysctls", json_object_new_string(sysctls));
+		json_object_object_add(root, "cpus", json_object_new_string(cpus));
 		json_object_object_add(root, "seed", json_object_new_int64((int64_t)o.seed));
 		json_object_object_add(root, "workload", json_object_new_string(cmdline));
 		json_object_object_add(r, "value", json_object_new_double(res.result));
@@ -163,8 +174,11 @@ int cmd_run(int argc, char **argv)
 		json_object_put(root);
 	} else {
 		fputs(report, ob.f);
-		fprintf(ob.f, "\nwakesim: machine %s (%d CPUs), features %s, seed %llu\n", m.name,
-			m.topo.nr_cpus, feats, (unsigned long long)o.seed);
+		fprintf(ob.f, "\nwakesim: machine %s (%d CPUs), workload on %s%s, features %s, "
+			      "sysctls %s, seed %llu\n",
+			m.name, m.topo.nr_cpus, strcmp(cpus, "all") ? "CPUs " : "",
+			strcmp(cpus, "all") ? cpus : "all CPUs", feats, sysctls,
+			(unsigned long long)o.seed);
 		fprintf(ob.f, "  %-28s %14.6f %s\n", "result", res.result, res.unit);
 		metrics_print(ob.f, &m, &mv);
 	}

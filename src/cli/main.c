@@ -18,10 +18,11 @@ static const char usage[] =
 	"wakesim " WAKESIM_VERSION " - simulate Linux fair-scheduler wake-up placement\n"
 	"\n"
 	"Usage:\n"
-	"  wakesim compare [--machine M] --base FEATURES --test FEATURES [--runs N]\n"
-	"                  [--loads NAME=V1,V2,...] [-j N] [--json] [-o FILE] -- WORKLOAD...\n"
-	"  wakesim compare            (no arguments: S2's hackbench on epyc9654-2s,\n"
-	"                              mainline vs IDLE_DELAY)\n"
+	"  wakesim compare [--machine M] [--base FEATURES] --test FEATURES [--runs N]\n"
+	"                  [--seed FIRST] [--loads NAME=V1,V2,...] [--sysctl K=V]...\n"
+	"                  [--node N | --cpus LIST] [-j N] [--json] [-o FILE] -- WORKLOAD...\n"
+	"  wakesim compare [OPTIONS]  (no workload: S2's hackbench on epyc9654-2s,\n"
+	"                              mainline vs IDLE_DELAY unless --machine/--test)\n"
 	"  wakesim run [--machine M] [--features F] [--sysctl K=V]... [--seed N]\n"
 	"              [--node N | --cpus LIST] [--json] [-o FILE] -- WORKLOAD...\n"
 	"  wakesim topo [--machine M]       CPUs and sched domains, like debugfs\n"
@@ -33,6 +34,15 @@ static const char usage[] =
 	"/sys tree) or a machine JSON file. FEATURES use debugfs syntax:\n"
 	"SIS_SHORT,NO_SIS_UTIL; \"default\" keeps mainline's. WORKLOAD: hackbench\n"
 	"with rt-tests' flags, e.g. -- hackbench -g 4 -l 1000 --pipe --threads.\n";
+
+static int no_args(const char *cmd, int argc, char **argv)
+{
+	if (argc > 1) {
+		fprintf(stderr, "wakesim %s: unexpected argument \"%s\"\n", cmd, argv[1]);
+		return -1;
+	}
+	return 0;
+}
 
 static int cmd_machines(void)
 {
@@ -54,14 +64,36 @@ static int cmd_features(void)
 	return 0;
 }
 
+/* --machine M (or --machine=M) as the only option of topo and sysctls. */
+static int machine_only(const char *cmd, int argc, char **argv, struct common_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--machine") && i + 1 < argc) {
+			o->machine = argv[++i];
+		} else if (!strncmp(argv[i], "--machine=", 10) && argv[i][10]) {
+			o->machine = argv[i] + 10;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("Usage: wakesim %s [--machine M]\n", cmd);
+			return 1;
+		} else {
+			fprintf(stderr, "wakesim %s: %s \"%s\" (usage: wakesim %s [--machine M])\n",
+				cmd, !strcmp(argv[i], "--machine") ? "missing value after" : "unexpected argument",
+				argv[i], cmd);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int cmd_sysctls(int argc, char **argv)
 {
 	struct common_opts o = { .node = -1 };
 	struct sched_tunables t;
 	struct machine m;
+	int r = machine_only("sysctls", argc, argv, &o);
 
-	if (argc > 2 && !strcmp(argv[1], "--machine"))
-		o.machine = argv[2];
+	if (r)
+		return r > 0 ? 0 : EXIT_USAGE;
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
 	sched_tunables_default(&t, m.topo.nr_cpus);
@@ -76,20 +108,10 @@ static int cmd_topo(int argc, char **argv)
 	struct common_opts o = { .node = -1 };
 	struct sched_domains d;
 	struct machine m;
+	int r = machine_only("topo", argc, argv, &o);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--machine") && i + 1 < argc) {
-			o.machine = argv[++i];
-		} else if (!strncmp(argv[i], "--machine=", 10)) {
-			o.machine = argv[i] + 10;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("Usage: wakesim topo [--machine M]\n");
-			return 0;
-		} else {
-			fprintf(stderr, "wakesim topo: unknown argument \"%s\"\n", argv[i]);
-			return EXIT_USAGE;
-		}
-	}
+	if (r)
+		return r > 0 ? 0 : EXIT_USAGE;
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
 	if (build_sched_domains(&m, &d)) {
@@ -113,6 +135,8 @@ int main(int argc, char **argv)
 		return argc < 2 ? EXIT_USAGE : 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
+		if (no_args("--version", argc - 1, argv + 1))
+			return EXIT_USAGE;
 		printf("wakesim %s\n", WAKESIM_VERSION);
 		return 0;
 	}
@@ -123,9 +147,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "topo"))
 		return cmd_topo(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "machines"))
-		return cmd_machines();
+		return no_args("machines", argc - 1, argv + 1) ? EXIT_USAGE : cmd_machines();
 	if (!strcmp(argv[1], "features"))
-		return cmd_features();
+		return no_args("features", argc - 1, argv + 1) ? EXIT_USAGE : cmd_features();
 	if (!strcmp(argv[1], "sysctls"))
 		return cmd_sysctls(argc - 1, argv + 1);
 	fprintf(stderr, "wakesim: unknown command \"%s\" (see wakesim --help)\n", argv[1]);

@@ -332,7 +332,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	int prev = p->wake_cpu;
 	int cpu = select_task_rq(sim, p, prev, wake_flags);
 
-	if (idle_cpu(sim, cpu))
+	if (rq_is_idle(cpu_rq(sim, cpu)))
 		sim->met.wake_idle++;
 	if (cpu == this_cpu)
 		sim->met.wake_waker_cpu++;

@@ -41,6 +41,9 @@ static void queue_add(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *
 	se->rq_idx = cfs->nr_queue;
 	se->enqueue_seq = sim->enqueue_seq++;
 	cfs->queue[cfs->nr_queue++] = se;
+	/* avg_vruntime_add(): queued entities' vruntimes do not move. */
+	cfs->sum_wv += (__int128)(s64)(se->vruntime - cfs->zero_vruntime) * (s64)se->weight;
+	cfs->sum_w += (long long)se->weight;
 }
 
 static void queue_del(struct cfs_rq *cfs, struct sched_entity *se)
@@ -50,38 +53,45 @@ static void queue_del(struct cfs_rq *cfs, struct sched_entity *se)
 	cfs->queue[i] = cfs->queue[--cfs->nr_queue];
 	cfs->queue[i]->rq_idx = i;
 	se->rq_idx = -1;
+	cfs->sum_wv -= (__int128)(s64)(se->vruntime - cfs->zero_vruntime) * (s64)se->weight;
+	cfs->sum_w -= (long long)se->weight;
+}
+
+/* The sums with curr added when it is runnable. */
+static void weighted_sums(const struct cfs_rq *cfs, __int128 *sum, long long *load)
+{
+	*sum = cfs->sum_wv;
+	*load = cfs->sum_w;
+	if (cfs->curr && cfs->curr->on_rq) {
+		*sum += (__int128)(s64)(cfs->curr->vruntime - cfs->zero_vruntime) *
+			(s64)cfs->curr->weight;
+		*load += (long long)cfs->curr->weight;
+	}
 }
 
 /*
  * V, the load-weighted average vruntime of the queued entities and of curr
- * while it is runnable. Computed relative to the last V (min_vruntime here
- * plays the role of the kernel's zero_vruntime) and floored toward -inf.
+ * while it is runnable, floored toward -inf. The queue's sums are kept
+ * incrementally relative to zero_vruntime, which then moves to V
+ * (update_zero_vruntime()), as the kernel does, so this is O(1).
  */
 u64 avg_vruntime(struct cfs_rq *cfs)
 {
-	__int128 sum = 0;
-	long long load = 0;
-	u64 ref = cfs->min_vruntime;
+	__int128 sum;
+	long long load;
+	s64 delta = 0;
 
-	for (int i = 0; i < cfs->nr_queue; i++) {
-		struct sched_entity *se = cfs->queue[i];
-
-		sum += (__int128)(s64)(se->vruntime - ref) * (s64)se->weight;
-		load += (long long)se->weight;
-	}
-	if (cfs->curr && cfs->curr->on_rq) {
-		sum += (__int128)(s64)(cfs->curr->vruntime - ref) * (s64)cfs->curr->weight;
-		load += (long long)cfs->curr->weight;
-	}
+	weighted_sums(cfs, &sum, &load);
 	if (load) {
 		__int128 q = sum / load;
 
 		if (sum < 0 && q * load != sum)
 			q--;
-		ref += (u64)(s64)q;
+		delta = (s64)q;
 	}
-	cfs->min_vruntime = ref;
-	return ref;
+	cfs->sum_wv -= (__int128)cfs->sum_w * delta;
+	cfs->zero_vruntime += (u64)delta;
+	return cfs->zero_vruntime;
 }
 
 /*
@@ -90,30 +100,18 @@ u64 avg_vruntime(struct cfs_rq *cfs)
  */
 bool entity_eligible(struct cfs_rq *cfs, struct sched_entity *se)
 {
-	__int128 sum = 0;
-	long long load = 0;
-	u64 ref = cfs->min_vruntime;
+	__int128 sum;
+	long long load;
 
-	for (int i = 0; i < cfs->nr_queue; i++) {
-		struct sched_entity *e = cfs->queue[i];
-
-		sum += (__int128)(s64)(e->vruntime - ref) * (s64)e->weight;
-		load += (long long)e->weight;
-	}
-	if (cfs->curr && cfs->curr->on_rq) {
-		sum += (__int128)(s64)(cfs->curr->vruntime - ref) * (s64)cfs->curr->weight;
-		load += (long long)cfs->curr->weight;
-	}
-	return sum >= (__int128)(s64)(se->vruntime - ref) * load;
+	weighted_sums(cfs, &sum, &load);
+	return sum >= (__int128)(s64)(se->vruntime - cfs->zero_vruntime) * load;
 }
 
 /* Runnable weight on the cfs_rq: queued entities plus a runnable curr. */
-static unsigned long cfs_load(struct cfs_rq *cfs)
+static unsigned long cfs_load(const struct cfs_rq *cfs)
 {
-	unsigned long load = 0;
+	unsigned long load = (unsigned long)cfs->sum_w;
 
-	for (int i = 0; i < cfs->nr_queue; i++)
-		load += cfs->queue[i]->weight;
 	if (cfs->curr && cfs->curr->on_rq)
 		load += cfs->curr->weight;
 	return load;

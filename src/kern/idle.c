@@ -121,15 +121,18 @@ void idle_exit(struct sim *sim, struct rq *rq)
 bool idle_cpu(struct sim *sim, int cpu)
 {
 	const struct rq *rq = &sim->rq[cpu];
+	bool idle = rq_is_idle(rq);
 
 	/*
 	 * S2 "sched: Extend cpu idle state for 1ms": a CPU that left idle
 	 * less than idle_delay_ns ago still reports idle.
 	 */
 	if (sched_feat(IDLE_DELAY) && rq->idle_end_time &&
-	    sim->now < rq->idle_end_time + sim->tun->idle_delay_ns)
+	    sim->now < rq->idle_end_time + sim->tun->idle_delay_ns) {
+		sim->met.hits_idle_delay += !idle;
 		return true;
-	return !rq->curr && rq->nr_running == 0 && !rq->ttwu_pending;
+	}
+	return idle;
 }
 
 bool available_idle_cpu(struct sim *sim, int cpu)

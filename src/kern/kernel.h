@@ -41,7 +41,9 @@ struct task_struct *current_task(struct sim *sim);
 
 /* ---- scheduler core (core.c) ---- */
 
+/* activate_task(): enqueue p on rq (ENQUEUE_* flags), count it in nr_running. */
 void activate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int flags);
+/* deactivate_task(): dequeue p; with DEQUEUE_SLEEP also S4's dur_avg sample. */
 void deactivate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int flags);
 /* Ask rq's CPU to reschedule: now if local, else by IPI (or poll). */
 void resched_curr(struct sim *sim, struct rq *rq);
@@ -64,8 +66,11 @@ void cpu_sync(struct sim *sim, struct rq *rq);
 void cpu_arm(struct sim *sim, struct rq *rq);
 /* An IPI to cpu, arriving after latency_ns. */
 void send_ipi(struct sim *sim, int cpu, u64 latency_ns);
+/* EV_CPU_RUN: cpu's run piece ended, or its idle exit completed. */
 void exec_handle_run(struct sim *sim, int cpu);
+/* EV_CPU_TICK: sched_tick() on a busy CPU (idle CPUs are tickless). */
 void exec_handle_tick(struct sim *sim, int cpu);
+/* EV_CPU_IPI: an IPI (or a polling CPU's need_resched) reaches cpu. */
 void exec_handle_ipi(struct sim *sim, int cpu);
 /* Recompute SMT speeds of cpu's siblings after its busy state changed. */
 void smt_update(struct sim *sim, int cpu);
@@ -76,6 +81,11 @@ void smt_update(struct sim *sim, int cpu);
 void idle_enter(struct sim *sim, struct rq *rq);
 /* Leave idle: the exit latency has been paid (schedule_idle()). */
 void idle_exit(struct sim *sim, struct rq *rq);
+/* The CPU runs its idle task with nothing queued or pending: idle_cpu() without S2. */
+static inline bool rq_is_idle(const struct rq *rq)
+{
+	return !rq->curr && rq->nr_running == 0 && !rq->ttwu_pending;
+}
 /* idle_cpu(): curr is idle, nothing queued, no wake pending (plus S2). */
 bool idle_cpu(struct sim *sim, int cpu);
 /* available_idle_cpu() as read from sim->this_cpu: charges the rq line. */
@@ -87,16 +97,24 @@ void nohz_balance_exit_idle(struct sim *sim, struct rq *rq);
 
 /* ---- EEVDF (eevdf.c) ---- */
 
+/* An empty fair runqueue, and releasing its queue array. */
 void cfs_rq_init(struct cfs_rq *cfs);
 void cfs_rq_free(struct cfs_rq *cfs);
+/* enqueue_entity(): PELT/util_est update, place_entity(), queue it. */
 void enqueue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
+/* dequeue_entity(): save lag (update_entity_lag()), unqueue, util_est_update() on sleep. */
 void dequeue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
 /* update_curr(): account curr's runtime; true if its deadline passed. */
 bool update_curr(struct sim *sim, struct rq *rq);
+/* pick_eevdf(): the eligible entity with the earliest deadline (RUN_TO_PARITY keeps curr). */
 struct sched_entity *pick_eevdf(struct sim *sim, struct cfs_rq *cfs);
+/* set_next_entity(): se starts running; its slice is protected. */
 void set_next_entity(struct sim *sim, struct rq *rq, struct sched_entity *se);
+/* put_prev_entity(): curr stops running; re-queued if still runnable. */
 void put_prev_entity(struct sim *sim, struct rq *rq, struct sched_entity *prev);
+/* avg_vruntime(): V, the weighted mean vruntime (virtual ns), floored. */
 u64 avg_vruntime(struct cfs_rq *cfs);
+/* entity_eligible(): vruntime <= V, tested without division. */
 bool entity_eligible(struct cfs_rq *cfs, struct sched_entity *se);
 /* calc_delta_fair(): ns of runtime to virtual ns for this weight. */
 static inline u64 calc_delta_fair(u64 delta, const struct sched_entity *se)
@@ -107,9 +125,11 @@ static inline u64 calc_delta_fair(u64 delta, const struct sched_entity *se)
 /* ---- load tracking helpers (eevdf.c) ---- */
 
 void update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se);
+/* cpu_load(): the root cfs_rq's load_avg (weight units, 1024 per busy nice-0 task). */
 unsigned long cpu_load(struct sim *sim, int cpu);
 /* cpu_util(cpu, p, dst, 0) of v6.12: p removed (dst != cpu) or added. */
 unsigned long cpu_util(struct sim *sim, int cpu, struct task_struct *p, int dst_cpu);
+/* task_util(): p's util_avg, 0..1024. */
 unsigned long task_util(const struct task_struct *p);
 static inline unsigned long capacity_of(struct sim *sim, int cpu)
 {
@@ -118,14 +138,18 @@ static inline unsigned long capacity_of(struct sim *sim, int cpu)
 
 /* ---- wake-up CPU selection (wakeup.c) ---- */
 
+/* select_task_rq_fair(): the CPU p wakes (WF_TTWU) or forks (WF_FORK) on, from sim->this_cpu. */
 int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, int wake_flags);
 /* record_wakee(): the waker's flip counter. */
 void record_wakee(struct sim *sim, struct task_struct *waker, struct task_struct *p);
+/* wake_wide(): 1 if waker and wakee flip between many partners (spread, not pull). */
 int wake_wide(struct sim *sim, struct task_struct *waker, struct task_struct *p);
+/* select_idle_sibling(): the fast path's CPU for p, from target's LLC. */
 int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int target);
 
 /* ---- fork placement (idlest.c) ---- */
 
+/* sched_balance_find_dst_cpu(): descend sd's groups to the idlest CPU for p. */
 int find_idlest_cpu(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
 		    int cpu, int prev_cpu, int sd_flag);
 

@@ -29,7 +29,9 @@ struct sg_stats {
 	enum group_type group_type;
 };
 
+/* group_classify(): overloaded, fully busy or with spare capacity. */
 enum group_type group_classify(unsigned int imbalance_pct, const struct sg_stats *sgs);
+/* adjust_numa_imbalance(): 0 when a small imbalance toward a quiet node is tolerated. */
 long adjust_numa_imbalance(long imbalance, int dst_running, int imb_numa_nr);
 
 #endif

@@ -181,7 +181,9 @@ static inline int task_cpu(const struct task_struct *p)
 struct cfs_rq {
 	unsigned int nr_queued;	/* entities on this cfs_rq, curr included */
 	unsigned long load;	/* sum of their weights */
-	u64 min_vruntime;	/* monotonic floor, reference for avg_vruntime */
+	u64 zero_vruntime;	/* reference point of avg_vruntime, moved to V */
+	__int128 sum_wv;	/* sum over the queue (not curr) of w * (v - zero_vruntime) */
+	long long sum_w;	/* sum over the queue of w */
 	struct sched_entity *curr;
 	/* Queued entities other than curr. Small per-CPU arrays: at the
 	 * simulated loads a linear EEVDF pick beats a tree. */

@@ -46,6 +46,11 @@ static const struct tunable tunables[] = {
 };
 #undef T
 
+static unsigned long long tunable_value(const struct sched_tunables *t, const struct tunable *tu)
+{
+	return !strcmp(tu->name, "hz") ? t->hz : *(const u64 *)((const char *)t + tu->off);
+}
+
 int sched_tunables_set(struct sched_tunables *t, const char *assignment, char *err,
 		       size_t errlen)
 {
@@ -78,6 +83,11 @@ int sched_tunables_set(struct sched_tunables *t, const char *assignment, char *e
 			return -1;
 		}
 		if (!strcmp(tu->name, "hz")) {
+			if (v != 100 && v != 250 && v != 300 && v != 1000) {
+				snprintf(err, errlen,
+					 "--sysctl hz: %llu is not a CONFIG_HZ value (100, 250, 300, 1000)", v);
+				return -1;
+			}
 			t->hz = (unsigned int)v;
 			t->tick_ns = NSEC_PER_SEC / t->hz;
 		} else {
@@ -99,9 +109,28 @@ void sched_tunables_print(const struct sched_tunables *t, FILE *out)
 {
 	for (size_t i = 0; i < sizeof(tunables) / sizeof(tunables[0]); i++) {
 		const struct tunable *tu = &tunables[i];
-		unsigned long long v = !strcmp(tu->name, "hz") ? t->hz
-							      : *(const u64 *)((const char *)t + tu->off);
-
-		fprintf(out, "%-20s %12llu  %s\n", tu->name, v, tu->help);
+		fprintf(out, "%-20s %12llu  %s\n", tu->name, tunable_value(t, tu), tu->help);
 	}
+}
+
+
+void sched_tunables_diff(const struct sched_tunables *def, const struct sched_tunables *t,
+			 char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(tunables) / sizeof(tunables[0]); i++) {
+		unsigned long long a = tunable_value(def, &tunables[i]), b = tunable_value(t, &tunables[i]);
+
+		if (a == b)
+			continue;
+		int n = snprintf(buf + off, len - off, "%s%s=%llu", off ? "," : "", tunables[i].name, b);
+
+		if (n < 0 || (size_t)n >= len - off)
+			break;
+		off += (size_t)n;
+	}
+	if (!off)
+		snprintf(buf, len, "default");
 }

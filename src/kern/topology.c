@@ -7,9 +7,8 @@
  * one NUMA level per distinct node distance, as sched_init_numa() appends
  * them. Levels whose span adds nothing are then removed as the kernel's
  * cpu_attach_domain() does. Groups of a domain are the spans of its child
- * level at each CPU of the span; for NUMA levels (SD_OVERLAP) the kernel
- * builds overlapping groups from the child domain of each sibling, which is
- * what the same rule gives when the child spans are taken per CPU.
+ * level at each CPU of the span; for NUMA levels (SD_OVERLAP) these may
+ * overlap, as the kernel's build_overlap_sched_groups() makes them.
  * Simplification: groups are shared between CPUs with identical spans and
  * there is no asymmetric-capacity classification yet.
  */
@@ -21,6 +20,9 @@
 #include "../machine/topology.h"
 
 enum { LVL_SMT, LVL_CLS, LVL_MC, LVL_PKG, LVL_NODE, LVL_NUMA };
+
+/* SMT, CLS, MC, PKG, NODE and one NUMA level per distinct distance (11..255). */
+#define MAX_LEVELS (5 + 245)
 
 struct level_def {
 	const char *name;
@@ -202,7 +204,7 @@ static int machine_levels(const struct machine *m, struct level_def *out)
 			}
 		if (nd > 1) {
 			out[n++] = (struct level_def){ "NODE", LVL_NODE, 0, dist[0] };
-			for (int i = 1; i < nd && n < 16; i++)
+			for (int i = 1; i < nd && n < MAX_LEVELS; i++)
 				out[n++] = (struct level_def){ "NUMA", LVL_NUMA, SD_NUMA | SD_OVERLAP,
 							       dist[i] };
 		}
@@ -211,10 +213,9 @@ static int machine_levels(const struct machine *m, struct level_def *out)
 }
 
 /*
- * Groups of a domain: for each CPU i of the span, the span of i's domain one
- * level down in the full table (build_sched_groups(); for NUMA levels
- * build_overlap_sched_groups() takes the same child span, which we clip to
- * the domain). Lists are circular in CPU order and shared by every CPU
+ * Groups of a domain: for each CPU i of the span not yet covered, the span
+ * of i's domain one level down in the full table (build_sched_groups(),
+ * build_overlap_sched_groups()). Lists are circular in CPU order and shared by every CPU
  * whose domain has the same level and span; each domain points at its own
  * local group, so walking from sd->groups visits groups in wrap order from
  * the CPU as the kernel's per-CPU lists do.
@@ -247,7 +248,16 @@ static int build_groups(const struct machine *m, struct sched_domains *d, int nl
 			if (sd->level > 0) {
 				struct sched_domain *c = &d->all[i * nl + sd->level - 1];
 
-				cpumask_and(&sg->span, &c->span, &sd->span);
+				/*
+				 * NUMA levels (build_overlap_sched_groups()): CPU i's
+				 * child may reach outside this span when distances
+				 * are not symmetric between nodes; descend to the
+				 * widest of i's domains that fits
+				 * (find_descended_sibling()). Groups may overlap.
+				 */
+				while (c->level > 0 && !cpumask_subset(&c->span, &sd->span))
+					c = &d->all[i * nl + c->level - 1];
+				cpumask_copy(&sg->span, &c->span);
 				sg->flags = c->flags;
 			} else {
 				cpumask_set_cpu(i, &sg->span);
@@ -285,7 +295,7 @@ static int build_groups(const struct machine *m, struct sched_domains *d, int nl
 int build_sched_domains(const struct machine *m, struct sched_domains *d)
 {
 	const struct topology *t = &m->topo;
-	struct level_def lv[16];
+	struct level_def lv[MAX_LEVELS];
 	int nl = machine_levels(m, lv);
 	int ncpu = t->nr_cpus;
 

@@ -86,8 +86,10 @@ static int wake_affine_idle(struct sim *sim, int this_cpu, int prev_cpu, int syn
 	if (available_idle_cpu(sim, prev_cpu))
 		return prev_cpu;
 	/* S4 hook 1 (wake_affine_idle()): a short waker alone on its CPU keeps the wakee. */
-	if (sim->rq[this_cpu].nr_running == 1 && is_short_task(sim, sim->rq[this_cpu].curr))
+	if (sim->rq[this_cpu].nr_running == 1 && is_short_task(sim, sim->rq[this_cpu].curr)) {
+		sim->met.hits_sis_short_affine++;
 		return this_cpu;
+	}
 	return NO_CPU;
 }
 
@@ -261,8 +263,10 @@ static int select_idle_cpu(struct sim *sim, struct task_struct *p, struct sched_
 	 */
 	if (sched_feat(SIS_SHORT) && !has_idle_core && target == this_cpu &&
 	    5 * nr < 3 * sd->span_weight && sim->rq[target].nr_running <= 1 &&
-	    is_short_task(sim, p) && is_short_task(sim, sim->rq[target].curr))
+	    is_short_task(sim, p) && is_short_task(sim, sim->rq[target].curr)) {
+		sim->met.hits_sis_short_scan++;
 		return target;
+	}
 
 	if (sim->doms.cluster_active && (sd->groups->flags & SD_CLUSTER)) {
 		const struct cpumask *cluster = &sd->groups->span;
@@ -353,6 +357,7 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 		 * of the line that nr_busy_cpus updates remains.
 		 */
 		(void)test_idle_cores(sim, target);
+		sim->met.hits_idle_cores_no_smt++;
 	}
 	i = select_idle_cpu(sim, p, sd, has_idle_core, target);
 	if (i != NO_CPU)
@@ -381,9 +386,12 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 		 * S3 "don't depend on wake_wide if waker and wakee are already
 		 * in same LLC": the affine path always runs within an LLC.
 		 */
-		want_affine = (!wake_wide(sim, waker, p) ||
+		bool wide = wake_wide(sim, waker, p);
+
+		want_affine = (!wide ||
 			       (sched_feat(AFFINE_SAME_LLC) && cpus_share_cache(sim, cpu, prev_cpu))) &&
 			      cpumask_test_cpu(cpu, &p->cpus_mask);
+		sim->met.hits_affine_same_llc += wide && want_affine;
 	}
 	for_each_domain(sim, cpu, tmp) {
 		/* The lowest domain holding both CPUs decides between them. */

@@ -202,8 +202,12 @@ int cpulist_parse(const char *s, struct cpumask *m, char *err, size_t errlen)
 		b = a;
 		if (*p == '-') {
 			p++;
-			if (parse_uint(&p, &b) || b < a) {
-				snprintf(err, errlen, "bad CPU range ending at \"%.20s\"", p);
+			if (parse_uint(&p, &b)) {
+				snprintf(err, errlen, "CPU range %ld- has no end", a);
+				return -1;
+			}
+			if (b < a) {
+				snprintf(err, errlen, "CPU range %ld-%ld goes backwards", a, b);
 				return -1;
 			}
 		}

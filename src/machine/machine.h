@@ -19,7 +19,7 @@
 
 typedef uint64_t u64;
 
-#define WS_MAX_IDLE_STATES 8
+#define WS_MAX_IDLE_STATES 16
 
 /* Relation between two CPUs, nearest first; indexes costs.c2c_ns[]. */
 enum c2c_class {

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "presets_data.h"
 
@@ -27,27 +28,106 @@ struct jctx {
 	size_t errlen;
 };
 
-/* Line of the first occurrence of "key" in the text, or 0 if not found. */
-static int key_line(const struct jctx *c, const char *key)
+/*
+ * The line where the JSON value at path ("topology.numa_distance",
+ * "idle_states[2].exit_latency_us") starts, found by walking the text with
+ * a stack of containers; 0 if the path does not occur. json-c keeps no
+ * positions, so error messages get their lines from here.
+ */
+static int json_path_line(const char *text, size_t len, const char *path)
 {
-	char pat[96];
-	const char *p;
+	struct frame {
+		bool array;
+		int index;
+		char key[64];
+	} st[64];
+	int depth = 0, line = 1;
+	bool expect_key = false;
 
-	snprintf(pat, sizeof(pat), "\"%s\"", key);
-	p = strstr(c->text, pat);
-	if (!p)
-		return 0;
-	int line = 1;
+	for (size_t i = 0; i < len; i++) {
+		char ch = text[i];
 
-	for (const char *q = c->text; q < p; q++)
-		line += *q == '\n';
-	return line;
+		if (ch == '\n') {
+			line++;
+			continue;
+		}
+		if (ch == '"') {
+			size_t start = ++i;
+
+			while (i < len && text[i] != '"') {
+				if (text[i] == '\\')
+					i++;
+				else if (text[i] == '\n')
+					line++;
+				i++;
+			}
+			if (depth && !st[depth - 1].array && expect_key) {
+				snprintf(st[depth - 1].key, sizeof(st[depth - 1].key), "%.*s",
+					 (int)(i - start), text + start);
+				expect_key = false;
+				/* Build the key's path and compare. */
+				char buf[512];
+				size_t off = 0;
+
+				for (int d = 0; d < depth && off < sizeof(buf); d++)
+					off += (size_t)(st[d].array
+						? snprintf(buf + off, sizeof(buf) - off, "[%d]", st[d].index)
+						: snprintf(buf + off, sizeof(buf) - off, "%s%s", off ? "." : "",
+							   st[d].key));
+				if (!strcmp(buf, path))
+					return line;
+			}
+			continue;
+		}
+		if (ch == '{' || ch == '[') {
+			if (depth && st[depth - 1].array) {
+				char buf[512];
+				size_t off = 0;
+
+				for (int d = 0; d < depth && off < sizeof(buf); d++)
+					off += (size_t)(st[d].array
+						? snprintf(buf + off, sizeof(buf) - off, "[%d]", st[d].index)
+						: snprintf(buf + off, sizeof(buf) - off, "%s%s", off ? "." : "",
+							   st[d].key));
+				if (!strcmp(buf, path))
+					return line;
+			}
+			if (depth == 64)
+				return 0;
+			st[depth].array = ch == '[';
+			st[depth].index = 0;
+			st[depth].key[0] = '\0';
+			depth++;
+			expect_key = ch == '{';
+		} else if (ch == '}' || ch == ']') {
+			if (depth)
+				depth--;
+		} else if (ch == ',' && depth) {
+			if (st[depth - 1].array)
+				st[depth - 1].index++;
+			else
+				expect_key = true;
+		}
+	}
+	return 0;
 }
 
-static int jfail(const struct jctx *c, const char *path, const char *key, const char *what)
+/* Report what is wrong at path, with the line of path or of its parent. */
+static int jfail(const struct jctx *c, const char *path, const char *what)
 {
-	int line = key_line(c, key);
+	char p[256];
+	int line = 0;
 
+	snprintf(p, sizeof(p), "%s", path);
+	while (!(line = json_path_line(c->text, c->len, p))) {
+		char *cut = strrchr(p, '.'), *br = strrchr(p, '[');
+
+		if (br && (!cut || br > cut))
+			cut = br;
+		if (!cut)
+			break;
+		*cut = '\0';
+	}
 	if (line)
 		snprintf(c->err, c->errlen, "%s:%d: field \"%s\": %s", c->file, line, path, what);
 	else
@@ -64,20 +144,20 @@ static int get_u64(const struct jctx *c, json_object *obj, const char *prefix,
 	snprintf(path, sizeof(path), "%s%s", prefix, key);
 	if (!json_object_object_get_ex(obj, key, &v)) {
 		if (required)
-			return jfail(c, path, key, "missing");
+			return jfail(c, path, "missing");
 		return 0;
 	}
 	if (!json_object_is_type(v, json_type_int)) {
 		snprintf(what, sizeof(what), "expected an integer in %llu..%llu",
 			 (unsigned long long)min, (unsigned long long)max);
-		return jfail(c, path, key, what);
+		return jfail(c, path, what);
 	}
 	int64_t x = json_object_get_int64(v);
 
 	if (x < 0 || (u64)x < min || (u64)x > max) {
 		snprintf(what, sizeof(what), "%lld is outside %llu..%llu", (long long)x,
 			 (unsigned long long)min, (unsigned long long)max);
-		return jfail(c, path, key, what);
+		return jfail(c, path, what);
 	}
 	*out = (u64)x;
 	return 0;
@@ -103,11 +183,11 @@ static int get_str(const struct jctx *c, json_object *obj, const char *prefix,
 	snprintf(path, sizeof(path), "%s%s", prefix, key);
 	if (!json_object_object_get_ex(obj, key, &v)) {
 		if (required)
-			return jfail(c, path, key, "missing");
+			return jfail(c, path, "missing");
 		return 0;
 	}
 	if (!json_object_is_type(v, json_type_string))
-		return jfail(c, path, key, "expected a string");
+		return jfail(c, path, "expected a string");
 	snprintf(out, outlen, "%s", json_object_get_string(v));
 	return 0;
 }
@@ -127,7 +207,7 @@ static int check_keys(const struct jctx *c, json_object *obj, const char *prefix
 			char path[128];
 
 			snprintf(path, sizeof(path), "%s%s", prefix, key);
-			return jfail(c, path, key, "unknown field");
+			return jfail(c, path, "unknown field");
 		}
 	}
 	return 0;
@@ -200,7 +280,7 @@ static int parse_topology(const struct jctx *c, json_object *o, struct machine *
 	if (!strcmp(numbering, "sibling-last"))
 		s.sibling_last = true;
 	else if (strcmp(numbering, "sibling-adjacent"))
-		return jfail(c, "topology.smt_numbering", "smt_numbering",
+		return jfail(c, "topology.smt_numbering",
 			     "expected \"sibling-last\" or \"sibling-adjacent\"");
 	long long total = (long long)s.sockets * s.nodes_per_socket * s.llcs_per_node *
 			  s.clusters_per_llc * s.cores_per_cluster * s.threads_per_core;
@@ -209,10 +289,10 @@ static int parse_topology(const struct jctx *c, json_object *o, struct machine *
 
 		snprintf(what, sizeof(what), "the counts give %lld CPUs, more than %d", total,
 			 WS_MAX_CPUS);
-		return jfail(c, "topology.sockets", "sockets", what);
+		return jfail(c, "topology.sockets", what);
 	}
 	if ((long long)s.sockets * s.nodes_per_socket > WS_MAX_NODES)
-		return jfail(c, "topology.nodes_per_socket", "nodes_per_socket",
+		return jfail(c, "topology.nodes_per_socket",
 			     "too many NUMA nodes");
 	generate(&s, &m->topo);
 
@@ -221,7 +301,7 @@ static int parse_topology(const struct jctx *c, json_object *o, struct machine *
 
 	if (!json_object_object_get_ex(o, "numa_distance", &d)) {
 		if (n > 1)
-			return jfail(c, "topology.numa_distance", "numa_distance",
+			return jfail(c, "topology.numa_distance",
 				     "missing (required with more than one node)");
 		m->topo.distance[0][0] = 10;
 		return 0;
@@ -230,30 +310,47 @@ static int parse_topology(const struct jctx *c, json_object *o, struct machine *
 		char what[96];
 
 		snprintf(what, sizeof(what), "expected a %d x %d array of integers", n, n);
-		return jfail(c, "topology.numa_distance", "numa_distance", what);
+		return jfail(c, "topology.numa_distance", what);
 	}
 	for (int i = 0; i < n; i++) {
 		json_object *row = json_object_array_get_idx(d, (size_t)i);
+		char rpath[64];
 
+		snprintf(rpath, sizeof(rpath), "topology.numa_distance[%d]", i);
 		if (!json_object_is_type(row, json_type_array) ||
 		    (int)json_object_array_length(row) != n) {
 			char what[96];
 
-			snprintf(what, sizeof(what), "row %d: expected %d integers", i, n);
-			return jfail(c, "topology.numa_distance", "numa_distance", what);
+			snprintf(what, sizeof(what), "expected a row of %d integers", n);
+			return jfail(c, rpath, what);
 		}
 		for (int j = 0; j < n; j++) {
 			json_object *v = json_object_array_get_idx(row, (size_t)j);
+			char what[128];
+			int64_t x;
 
-			if (!json_object_is_type(v, json_type_int)) {
-				char what[96];
-
-				snprintf(what, sizeof(what), "row %d column %d: not an integer", i, j);
-				return jfail(c, "topology.numa_distance", "numa_distance", what);
+			if (!json_object_is_type(v, json_type_int))
+				return jfail(c, rpath, "expected integers");
+			x = json_object_get_int64(v);
+			if ((i == j && x != 10) || (i != j && (x <= 10 || x > 255))) {
+				snprintf(what, sizeof(what),
+					 "distance %d -> %d is %lld (local must be 10, remote 11..255)", i, j,
+					 (long long)x);
+				return jfail(c, rpath, what);
 			}
-			m->topo.distance[i][j] = json_object_get_int(v);
+			m->topo.distance[i][j] = (int)x;
 		}
 	}
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (m->topo.distance[i][j] != m->topo.distance[j][i]) {
+				char rpath[64], what[128];
+
+				snprintf(rpath, sizeof(rpath), "topology.numa_distance[%d]", i);
+				snprintf(what, sizeof(what), "not symmetric: %d -> %d is %d, %d -> %d is %d", i,
+					 j, m->topo.distance[i][j], j, i, m->topo.distance[j][i]);
+				return jfail(c, rpath, what);
+			}
 	return 0;
 }
 
@@ -267,7 +364,7 @@ static int parse_idle_states(const struct jctx *c, json_object *a, struct machin
 		char what[96];
 
 		snprintf(what, sizeof(what), "expected an array of 1..%d states", WS_MAX_IDLE_STATES);
-		return jfail(c, "idle_states", "idle_states", what);
+		return jfail(c, "idle_states", what);
 	}
 	m->nr_idle_states = (int)json_object_array_length(a);
 	for (int i = 0; i < m->nr_idle_states; i++) {
@@ -277,8 +374,11 @@ static int parse_idle_states(const struct jctx *c, json_object *a, struct machin
 		u64 lat = 0, res = 0;
 
 		snprintf(prefix, sizeof(prefix), "idle_states[%d].", i);
+		char ipath[48];
+
+		snprintf(ipath, sizeof(ipath), "idle_states[%d]", i);
 		if (!json_object_is_type(s, json_type_object))
-			return jfail(c, "idle_states", "idle_states", "expected objects");
+			return jfail(c, ipath, "expected an object");
 		if (check_keys(c, s, prefix, known) ||
 		    get_str(c, s, prefix, "name", true, st->name, sizeof(st->name)) ||
 		    get_u64(c, s, prefix, "exit_latency_us", true, 0, 100000, &lat) ||
@@ -289,12 +389,11 @@ static int parse_idle_states(const struct jctx *c, json_object *a, struct machin
 		st->polling = false;
 		if (json_object_object_get_ex(s, "polling", &pv)) {
 			if (!json_object_is_type(pv, json_type_boolean))
-				return jfail(c, "idle_states[].polling", "polling",
-					     "expected true or false");
+				return jfail(c, strcat(ipath, ".polling"), "expected true or false");
 			st->polling = json_object_get_boolean(pv);
 		}
 		if (i > 0 && st->exit_latency_ns < m->idle[i - 1].exit_latency_ns)
-			return jfail(c, "idle_states", "exit_latency_us",
+			return jfail(c, strcat(ipath, ".exit_latency_us"),
 				     "states must be listed from shallowest to deepest");
 	}
 	return 0;
@@ -320,7 +419,7 @@ static int parse_costs(const struct jctx *c, json_object *o, struct costs *k)
 		return -1;
 	if (json_object_object_get_ex(o, "c2c_ns", &cc)) {
 		if (!json_object_is_type(cc, json_type_object))
-			return jfail(c, "costs.c2c_ns", "c2c_ns", "expected an object");
+			return jfail(c, "costs.c2c_ns", "expected an object");
 		if (check_keys(c, cc, "costs.c2c_ns.", c2c_keys))
 			return -1;
 		for (int i = 0; i < C2C_NR; i++)
@@ -378,6 +477,12 @@ static int parse_doc(const char *text, size_t len, const char *file, json_object
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	enum json_tokener_error jerr = json_tokener_get_error(tok);
 
+	if (!root && jerr == json_tokener_success) {
+		/* A lone "null" parses fine and yields no object. */
+		snprintf(err, errlen, "%s:1: expected a JSON object, found null", file);
+		json_tokener_free(tok);
+		return -1;
+	}
 	if (!root || jerr != json_tokener_success ||
 	    json_tokener_get_parse_end(tok) < len) {
 		size_t off = json_tokener_get_parse_end(tok);
@@ -439,7 +544,7 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 		goto out;
 	if (!json_object_object_get_ex(root, "topology", &o) ||
 	    !json_object_is_type(o, json_type_object)) {
-		jfail(&c, "topology", "topology", "missing or not an object");
+		jfail(&c, "topology", "missing or not an object");
 		goto out;
 	}
 	if (parse_topology(&c, o, m))
@@ -448,16 +553,26 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 		goto out;
 	if (json_object_object_get_ex(root, "costs", &o)) {
 		if (!json_object_is_type(o, json_type_object)) {
-			jfail(&c, "costs", "costs", "expected an object");
+			jfail(&c, "costs", "expected an object");
 			goto out;
 		}
 		if (parse_costs(&c, o, &m->costs))
 			goto out;
 	}
-	if (json_object_object_get_ex(root, "sources", &o) &&
-	    !json_object_is_type(o, json_type_object)) {
-		jfail(&c, "sources", "sources", "expected an object of strings");
-		goto out;
+	if (json_object_object_get_ex(root, "sources", &o)) {
+		if (!json_object_is_type(o, json_type_object)) {
+			jfail(&c, "sources", "expected an object of strings");
+			goto out;
+		}
+		json_object_object_foreach(o, skey, sval) {
+			if (!json_object_is_type(sval, json_type_string)) {
+				char spath[128];
+
+				snprintf(spath, sizeof(spath), "sources.%s", skey);
+				jfail(&c, spath, "expected a string");
+				goto out;
+			}
+		}
 	}
 	ret = 0;
 out:
@@ -545,11 +660,27 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 
 static int load_file(const char *path, struct machine *m, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	struct stat st;
+	FILE *f;
 	char *buf;
 	long len;
 	int ret;
 
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* Directories, FIFOs and devices are no machine files (and may block). */
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		return -1;
+	}
+	if (st.st_size > (1 << 24)) {
+		snprintf(err, errlen, "%s: %lld bytes is too large for a machine file", path,
+			 (long long)st.st_size);
+		return -1;
+	}
+	f = fopen(path, "rb");
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -615,9 +746,13 @@ int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 		return -1;
 	if (machine_finish(m, err, errlen)) {
 		char inner[256];
+		bool sysfs = !strcmp(spec, "host") || !strncmp(spec, "sysfs:", 6);
 
 		snprintf(inner, sizeof(inner), "%s", err);
-		snprintf(err, errlen, "machine %s: %s", spec, inner);
+		snprintf(err, errlen, "machine %s: %s%s", spec, inner,
+			 sysfs ? " (see the tree's cpu*/topology/*_list, cpu*/cache/index*/shared_cpu_list "
+				 "and physical_package_id files)"
+			       : "");
 		return -1;
 	}
 	return 0;

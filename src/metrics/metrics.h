@@ -51,6 +51,12 @@ struct metrics {
 	uint64_t elapsed_ns;		/* simulated time of the run */
 	uint64_t coherence_ns;		/* cache-line transfer time charged */
 	uint64_t events;		/* engine events processed */
+	/* How often each seed proposal changed what the kernel did. */
+	uint64_t hits_idle_delay;	/* idle_cpu() true only because of IDLE_DELAY */
+	uint64_t hits_affine_same_llc;	/* want_affine true only because of AFFINE_SAME_LLC */
+	uint64_t hits_sis_short_affine;	/* SIS_SHORT hook 1 chose the waker's CPU */
+	uint64_t hits_sis_short_scan;	/* SIS_SHORT hook 2 skipped the LLC scan */
+	uint64_t hits_idle_cores_no_smt;/* has_idle_cores reads IDLE_CORES_NO_SMT added */
 };
 
 #endif

@@ -1,107 +1,140 @@
 /*
- * metrics_out.c - deriving and printing run metrics.
+ * metrics_out.c - deriving and printing run metrics from one table.
  */
 #include "metrics_out.h"
 
 #include <string.h>
+
+enum {
+	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_PREV, M_WAKE_LIST, M_SIS_CALLS, M_SIS_CPUS,
+	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
+	M_NEWIDLE, M_LB, M_UTIL, M_COHERENCE, M_SIM_S, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
+	M_HIT_SHORT_AFF, M_HIT_SHORT_SCAN, M_HIT_NO_SMT, M_NR
+};
+
+const struct metric_def metric_defs[] = {
+	[M_WAKEUPS] = { "wakeups", 0, false, false },
+	[M_WAKE_IDLE] = { "wake_idle_cpu_pct", 2, true, false },
+	[M_WAKE_WAKER] = { "wake_waker_cpu_pct", 2, true, false },
+	[M_WAKE_PREV] = { "wake_prev_cpu_pct", 2, true, false },
+	[M_WAKE_LIST] = { "wake_via_wakelist_pct", 2, false, false },
+	[M_SIS_CALLS] = { "select_idle_cpu_calls", 0, false, false },
+	[M_SIS_CPUS] = { "cpus_examined_per_call", 2, true, false },
+	[M_MIGR_LLC] = { "migrations_within_llc", 0, true, false },
+	[M_MIGR_XLLC] = { "migrations_across_llc", 0, true, false },
+	[M_MIGR_XNODE] = { "migrations_across_node", 0, true, false },
+	[M_RD_MEAN] = { "run_delay_mean_us", 2, true, false },
+	[M_RD_P99] = { "run_delay_p99_us", 2, true, false },
+	[M_SWITCHES] = { "context_switches", 0, true, false },
+	[M_IPIS] = { "ipis", 0, true, false },
+	[M_FORKS] = { "forks", 0, false, false },
+	[M_NEWIDLE] = { "newidle_pulls", 0, false, false },
+	[M_LB] = { "balance_pulls", 0, false, false },
+	[M_UTIL] = { "cpu_util_pct", 2, true, false },
+	[M_COHERENCE] = { "coherence_time_pct", 2, true, false },
+	[M_SIM_S] = { "simulated_seconds", 6, false, false },
+	[M_EVENTS] = { "events", 0, false, false },
+	[M_HIT_DELAY] = { "hits_IDLE_DELAY", 0, true, true },
+	[M_HIT_SAME_LLC] = { "hits_AFFINE_SAME_LLC", 0, true, true },
+	[M_HIT_SHORT_AFF] = { "hits_SIS_SHORT_affine", 0, true, true },
+	[M_HIT_SHORT_SCAN] = { "hits_SIS_SHORT_scan", 0, true, true },
+	[M_HIT_NO_SMT] = { "hits_IDLE_CORES_NO_SMT", 0, true, true },
+};
+const int nr_metric_defs = M_NR;
+
+_Static_assert(M_NR <= (int)(sizeof(((struct metrics_view *)0)->v) / sizeof(double)),
+	       "metrics_view too small");
 
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
-void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v)
+void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *view)
 {
-	memset(v, 0, sizeof(*v));
-	v->wakeups = (double)met->wakeups;
-	v->wake_idle_pct = pct(met->wake_idle, met->wakeups);
-	v->wake_waker_cpu_pct = pct(met->wake_waker_cpu, met->wakeups);
-	v->wake_prev_cpu_pct = pct(met->wake_prev_cpu, met->wakeups);
-	v->wake_queued_pct = pct(met->wake_remote_queued, met->wakeups);
-	v->sis_calls = (double)met->sis_calls;
-	v->sis_cpus_per_call = met->sis_calls ? (double)met->sis_scanned / (double)met->sis_calls : 0;
-	v->migrations_llc = (double)met->migrations[MIGR_LLC];
-	v->migrations_cross_llc = (double)met->migrations[MIGR_CROSS_LLC];
-	v->migrations_cross_node = (double)met->migrations[MIGR_CROSS_NODE];
-	v->run_delay_mean_us = met->run_delay.count
-				       ? (double)met->run_delay.sum_ns / (double)met->run_delay.count / 1e3
-				       : 0;
-	v->run_delay_p99_us = (double)hist_quantile(&met->run_delay, 0.99) / 1e3;
-	v->context_switches = (double)met->nr_switches;
-	v->ipis = (double)met->ipis;
-	v->forks = (double)met->forks;
-	v->newidle_pulls = (double)met->newidle_pulls;
-	v->lb_pulls = (double)met->lb_pulls;
-	v->cpu_util_pct = pct(met->busy_ns, met->elapsed_ns * (uint64_t)nr_cpus);
-	v->coherence_pct = pct(met->coherence_ns, met->busy_ns);
-	v->sim_seconds = (double)met->elapsed_ns / 1e9;
-	v->events = (double)met->events;
+	double *v = view->v;
+
+	memset(view, 0, sizeof(*view));
+	v[M_WAKEUPS] = (double)met->wakeups;
+	v[M_WAKE_IDLE] = pct(met->wake_idle, met->wakeups);
+	v[M_WAKE_WAKER] = pct(met->wake_waker_cpu, met->wakeups);
+	v[M_WAKE_PREV] = pct(met->wake_prev_cpu, met->wakeups);
+	v[M_WAKE_LIST] = pct(met->wake_remote_queued, met->wakeups);
+	v[M_SIS_CALLS] = (double)met->sis_calls;
+	v[M_SIS_CPUS] = met->sis_calls ? (double)met->sis_scanned / (double)met->sis_calls : 0;
+	v[M_MIGR_LLC] = (double)met->migrations[MIGR_LLC];
+	v[M_MIGR_XLLC] = (double)met->migrations[MIGR_CROSS_LLC];
+	v[M_MIGR_XNODE] = (double)met->migrations[MIGR_CROSS_NODE];
+	v[M_RD_MEAN] = met->run_delay.count
+			       ? (double)met->run_delay.sum_ns / (double)met->run_delay.count / 1e3
+			       : 0;
+	v[M_RD_P99] = (double)hist_quantile(&met->run_delay, 0.99) / 1e3;
+	v[M_SWITCHES] = (double)met->nr_switches;
+	v[M_IPIS] = (double)met->ipis;
+	v[M_FORKS] = (double)met->forks;
+	v[M_NEWIDLE] = (double)met->newidle_pulls;
+	v[M_LB] = (double)met->lb_pulls;
+	v[M_UTIL] = pct(met->busy_ns, met->elapsed_ns * (uint64_t)nr_cpus);
+	v[M_COHERENCE] = pct(met->coherence_ns, met->busy_ns);
+	v[M_SIM_S] = (double)met->elapsed_ns / 1e9;
+	v[M_EVENTS] = (double)met->events;
+	v[M_HIT_DELAY] = (double)met->hits_idle_delay;
+	v[M_HIT_SAME_LLC] = (double)met->hits_affine_same_llc;
+	v[M_HIT_SHORT_AFF] = (double)met->hits_sis_short_affine;
+	v[M_HIT_SHORT_SCAN] = (double)met->hits_sis_short_scan;
+	v[M_HIT_NO_SMT] = (double)met->hits_idle_cores_no_smt;
 	for (int i = 0; i < WS_MAX_IDLE_STATES; i++)
-		v->idle_exits[i] = (double)met->idle_exits[i];
+		view->idle_exits[i] = (double)met->idle_exits[i];
+}
+
+/* An idle state's name as a metric-name suffix: "haltpoll idle" -> "haltpoll_idle". */
+static void state_key(const char *name, char *out, size_t len)
+{
+	size_t i = 0;
+
+	for (; name[i] && i + 1 < len; i++)
+		out[i] = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+				 (name[i] >= '0' && name[i] <= '9')
+			 ? name[i]
+			 : '_';
+	out[i] = '\0';
 }
 
 void metrics_print(FILE *out, const struct machine *m, const struct metrics_view *v)
 {
-	fprintf(out, "  %-28s %14.0f\n", "wakeups", v->wakeups);
-	fprintf(out, "  %-28s %14.2f\n", "wake_idle_cpu_pct", v->wake_idle_pct);
-	fprintf(out, "  %-28s %14.2f\n", "wake_waker_cpu_pct", v->wake_waker_cpu_pct);
-	fprintf(out, "  %-28s %14.2f\n", "wake_prev_cpu_pct", v->wake_prev_cpu_pct);
-	fprintf(out, "  %-28s %14.2f\n", "wake_via_wakelist_pct", v->wake_queued_pct);
-	fprintf(out, "  %-28s %14.0f\n", "select_idle_cpu_calls", v->sis_calls);
-	fprintf(out, "  %-28s %14.2f\n", "cpus_examined_per_call", v->sis_cpus_per_call);
-	fprintf(out, "  %-28s %14.0f\n", "migrations_within_llc", v->migrations_llc);
-	fprintf(out, "  %-28s %14.0f\n", "migrations_across_llc", v->migrations_cross_llc);
-	fprintf(out, "  %-28s %14.0f\n", "migrations_across_node", v->migrations_cross_node);
-	fprintf(out, "  %-28s %14.2f\n", "run_delay_mean_us", v->run_delay_mean_us);
-	fprintf(out, "  %-28s %14.2f\n", "run_delay_p99_us", v->run_delay_p99_us);
-	fprintf(out, "  %-28s %14.0f\n", "context_switches", v->context_switches);
-	fprintf(out, "  %-28s %14.0f\n", "ipis", v->ipis);
-	for (int i = 0; i < m->nr_idle_states; i++) {
-		char name[48];
+	for (int i = 0; i < nr_metric_defs; i++) {
+		const struct metric_def *d = &metric_defs[i];
 
-		snprintf(name, sizeof(name), "idle_exits_%s", m->idle[i].name);
-		fprintf(out, "  %-28s %14.0f\n", name, v->idle_exits[i]);
+		if (d->only_if_nonzero && v->v[i] == 0)
+			continue;
+		fprintf(out, "  %-28s %14.*f\n", d->name, d->decimals, v->v[i]);
+		if (i == M_IPIS)
+			for (int s = 0; s < m->nr_idle_states; s++) {
+				char key[24], name[48];
+
+				state_key(m->idle[s].name, key, sizeof(key));
+				snprintf(name, sizeof(name), "idle_exits_%s", key);
+				fprintf(out, "  %-28s %14.0f\n", name, v->idle_exits[s]);
+			}
 	}
-	fprintf(out, "  %-28s %14.0f\n", "newidle_pulls", v->newidle_pulls);
-	fprintf(out, "  %-28s %14.0f\n", "balance_pulls", v->lb_pulls);
-	fprintf(out, "  %-28s %14.2f\n", "cpu_util_pct", v->cpu_util_pct);
-	fprintf(out, "  %-28s %14.2f\n", "coherence_time_pct", v->coherence_pct);
-	fprintf(out, "  %-28s %14.6f\n", "simulated_seconds", v->sim_seconds);
-	fprintf(out, "  %-28s %14.0f\n", "events", v->events);
-}
-
-static void add(json_object *o, const char *k, double v)
-{
-	json_object_object_add(o, k, json_object_new_double(v));
 }
 
 json_object *metrics_json(const struct machine *m, const struct metrics_view *v)
 {
 	json_object *o = json_object_new_object(), *ie = json_object_new_object();
 
-	add(o, "wakeups", v->wakeups);
-	add(o, "wake_idle_cpu_pct", v->wake_idle_pct);
-	add(o, "wake_waker_cpu_pct", v->wake_waker_cpu_pct);
-	add(o, "wake_prev_cpu_pct", v->wake_prev_cpu_pct);
-	add(o, "wake_via_wakelist_pct", v->wake_queued_pct);
-	add(o, "select_idle_cpu_calls", v->sis_calls);
-	add(o, "cpus_examined_per_call", v->sis_cpus_per_call);
-	add(o, "migrations_within_llc", v->migrations_llc);
-	add(o, "migrations_across_llc", v->migrations_cross_llc);
-	add(o, "migrations_across_node", v->migrations_cross_node);
-	add(o, "run_delay_mean_us", v->run_delay_mean_us);
-	add(o, "run_delay_p99_us", v->run_delay_p99_us);
-	add(o, "context_switches", v->context_switches);
-	add(o, "ipis", v->ipis);
-	for (int i = 0; i < m->nr_idle_states; i++)
-		add(ie, m->idle[i].name, v->idle_exits[i]);
+	for (int i = 0; i < nr_metric_defs; i++) {
+		const struct metric_def *d = &metric_defs[i];
+
+		json_object_object_add(o, d->name, d->decimals ? json_object_new_double(v->v[i])
+							       : json_object_new_int64((int64_t)v->v[i]));
+	}
+	for (int s = 0; s < m->nr_idle_states; s++) {
+		char key[24];
+
+		state_key(m->idle[s].name, key, sizeof(key));
+		json_object_object_add(ie, key, json_object_new_int64((int64_t)v->idle_exits[s]));
+	}
 	json_object_object_add(o, "idle_exits", ie);
-	add(o, "newidle_pulls", v->newidle_pulls);
-	add(o, "balance_pulls", v->lb_pulls);
-	add(o, "forks", v->forks);
-	add(o, "cpu_util_pct", v->cpu_util_pct);
-	add(o, "coherence_time_pct", v->coherence_pct);
-	add(o, "simulated_seconds", v->sim_seconds);
-	add(o, "events", v->events);
 	return o;
 }

@@ -1,11 +1,12 @@
 /*
  * metrics_out.h - a run's metrics as text (for people) and as JSON (for
- * scripts), with the same names in both.
+ * scripts): one table of names drives both, and compare's diagnostics.
  */
 #ifndef WS_METRICS_OUT_H
 #define WS_METRICS_OUT_H
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "machine/machine.h"
@@ -13,20 +14,21 @@
 
 /* Derived figures of a run, in the units their names say. */
 struct metrics_view {
-	double wakeups;
-	double wake_idle_pct, wake_waker_cpu_pct, wake_prev_cpu_pct, wake_queued_pct;
-	double sis_calls, sis_cpus_per_call;
-	double migrations_llc, migrations_cross_llc, migrations_cross_node;
-	double run_delay_mean_us, run_delay_p99_us;
-	double context_switches, ipis, forks;
-	double newidle_pulls, lb_pulls;
-	double cpu_util_pct;
-	double coherence_pct;	/* share of busy CPU time spent on line transfers */
-	double sim_seconds;
-	double events;
+	double v[40];			/* by index of metric_defs[] */
 	double idle_exits[WS_MAX_IDLE_STATES];
 };
 
+struct metric_def {
+	const char *name;		/* as printed and as the JSON key */
+	int decimals;			/* 0: a count (a JSON integer) */
+	bool diagnostic;		/* shown under compare's table */
+	bool only_if_nonzero;		/* a seed's hit counter: shown when it fired */
+};
+
+extern const struct metric_def metric_defs[];
+extern const int nr_metric_defs;
+
+/* Derive the view; utilisation is over nr_cpus (the CPUs the workload may use). */
 void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v);
 /* "name  value" lines, indented. */
 void metrics_print(FILE *out, const struct machine *m, const struct metrics_view *v);

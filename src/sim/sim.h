@@ -119,6 +119,9 @@ void sched_tunables_default(struct sched_tunables *t, int nr_cpus);
 /* Apply "name=value" (--sysctl); returns 0 or -1 with err. */
 int sched_tunables_set(struct sched_tunables *t, const char *assignment, char *err,
 		       size_t errlen);
+/* The tunables of t that differ from def, "name=value,...", or "default". */
+void sched_tunables_diff(const struct sched_tunables *def, const struct sched_tunables *t,
+			 char *buf, size_t len);
 /* Print every tunable, one per line, "name = value". */
 void sched_tunables_print(const struct sched_tunables *t, FILE *out);
 

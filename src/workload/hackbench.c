@@ -456,7 +456,7 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 			 argv[optind]);
 		return NULL;
 	}
-	if ((long long)groups * fds * 2 > 200000) {
+	if ((long long)groups * fds * 2 > 65536) {
 		snprintf(err, errlen, "hackbench: %d groups x %d fds is more tasks than wakesim allows",
 			 groups, fds);
 		return NULL;
