@@ -61,6 +61,20 @@ static void test_bad_input(void **state)
 	expect_usage_error("compare --machine " HOST " --test SIS_SHORT --loads g -- hackbench",
 			   "expected NAME=V1,V2");
 	expect_usage_error("frobnicate", "unknown command \"frobnicate\"");
+	/* Found by a bad-input trial: each of these used to be accepted or misnamed. */
+	expect_usage_error("run --machine kunpeng920 --cpus 127,1023 -- hackbench",
+			   "has CPUs 0-127");
+	expect_usage_error("run -z5 -- hackbench", "unknown option \"-z\"");
+	expect_usage_error("compare --machine " HOST " --test SIS_SHORT --loads g=1,,2 -- hackbench",
+			   "empty value");
+	expect_usage_error("compare --machine " HOST " --test SIS_SHORT --loads g=1 --loads l=2 -- hackbench",
+			   "--loads given twice");
+	expect_usage_error("run --machine " HOST " --sysctl hz=999 -- hackbench", "not a CONFIG_HZ value");
+	expect_usage_error("compare --machine " HOST " --test BOGUS -- hackbench", "--test: unknown feature");
+	expect_usage_error("machines extra", "unexpected argument \"extra\"");
+	expect_usage_error("sysctls --machine", "missing value after \"--machine\"");
+	expect_usage_error("run --machine " HOST " -o /nonexistent/dir/r.json -- hackbench -l 5",
+			   "directory /nonexistent/dir does not exist");
 
 	/* A failing command leaves no output file, not even a temporary one. */
 	char cmd[512];
@@ -77,6 +91,9 @@ static void test_bad_input(void **state)
 			       tu_wakesim(), HOST, dir), 0);
 	assert_int_equal(tu_sh(out, sizeof(out), "tail -c 2 %s/r.json; ls -A %s", dir, dir), 0);
 	assert_string_equal(out, "}\nr.json\n");
+	/* Through a symlink the target is replaced, the link kept. */
+	assert_int_equal(tu_sh(out, sizeof(out), "ln -s r.json %s/link && %s run --machine %s -o %s/link --json -- hackbench -g 1 -l 6 && test -L %s/link && grep -c 'hackbench -g 1 -l 6' %s/r.json",
+			       dir, tu_wakesim(), HOST, dir, dir, dir), 0);
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
 }
 

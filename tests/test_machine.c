@@ -8,6 +8,8 @@
 
 #include "machine/topology.h"
 
+#include <sys/stat.h>
+
 static void expect_mask(const struct machine *m, enum topo_level l, int cpu, const char *list)
 {
 	struct cpumask want, got;
@@ -193,6 +195,17 @@ static void test_bad_machines(void **state)
 	write_file(dir, "devices/system/node/node0/cpulist", "0-1\n");
 	write_file(dir, "devices/system/node/node0/distance", "10 20\n");
 	expect_load_error(spec, "node0/distance:1: more than 1 distances");
+	/* A number that would wrap through an int is caught, not read as 10. */
+	write_file(dir, "devices/system/node/node0/distance", "4294967306\n");
+	expect_load_error(spec, "node0/distance:1: distance to node 0 is 4294967306");
+	write_file(dir, "devices/system/node/node0/distance", "10\n");
+	/* Every CPU of a mask must report the same mask. */
+	write_file(dir, "devices/system/cpu/cpu0/topology/core_cpus_list", "0-1\n");
+	expect_load_error(spec, "cpu0/topology/core_cpus_list:1: says 0-1, but "
+				"devices/system/cpu/cpu1/topology/core_cpus_list says 1");
+	write_file(dir, "devices/system/cpu/cpu0/topology/core_cpus_list", "0,7\n");
+	expect_load_error(spec, "names CPU 7, but only CPUs 0-1 are online");
+	write_file(dir, "devices/system/cpu/cpu0/topology/core_cpus_list", "0\n");
 
 	/* JSON machine files: syntax and field errors name file, line and field. */
 	snprintf(spec, sizeof(spec), "%s/m.json", dir);
@@ -204,6 +217,27 @@ static void test_bad_machines(void **state)
 	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"cores_per_cluster\": 4,"
 				  " \"l2_bytes\": 1, \"llc_bytes\": 1, \"smt\": 2 } }\n");
 	expect_load_error(spec, "field \"topology.smt\": unknown field");
+	/* Lines come from the exact path, not the first key of that name. */
+	write_file(dir, "m.json",
+		   "{\n \"name\": \"x\",\n \"topology\": { \"sockets\": 2, \"cores_per_cluster\": 1,\n"
+		   "  \"l2_bytes\": 1, \"llc_bytes\": 1,\n  \"numa_distance\": [[10, 32],\n"
+		   "                    [20, 10]] },\n \"idle_states\": [\n"
+		   "  { \"name\": \"C1\", \"exit_latency_us\": 1, \"target_residency_us\": 1 },\n"
+		   "  { \"name\": \"C2\", \"exit_latency_us\": \"9\", \"target_residency_us\": 1 } ] }\n");
+	expect_load_error(spec, "m.json:6: field \"topology.numa_distance[1]\": not symmetric");
+	write_file(dir, "m.json",
+		   "{\n \"name\": \"x\",\n \"topology\": { \"sockets\": 1, \"cores_per_cluster\": 1,\n"
+		   "  \"l2_bytes\": 1, \"llc_bytes\": 1 },\n \"idle_states\": [\n"
+		   "  { \"name\": \"C1\", \"exit_latency_us\": 1, \"target_residency_us\": 1 },\n"
+		   "  { \"name\": \"C2\", \"exit_latency_us\": \"9\", \"target_residency_us\": 1 } ] }\n");
+	expect_load_error(spec, "m.json:7: field \"idle_states[1].exit_latency_us\": expected an integer");
+	write_file(dir, "m.json", "null\n");
+	expect_load_error(spec, "m.json:1: expected a JSON object, found null");
+	/* Not regular files: refused, never read (a FIFO would block). */
+	expect_load_error(dir, "not a regular file");
+	snprintf(spec, sizeof(spec), "%s/fifo.json", dir);
+	assert_int_equal(mkfifo(spec, 0600), 0);
+	expect_load_error(spec, "not a regular file");
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
 }
 
