@@ -4,6 +4,7 @@
 #include "args.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,56 @@ int out_commit(struct out_buf *ob, const char *path)
 	free(ob->data);
 	ob->data = NULL;
 	return ret;
+}
+
+int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
+	       struct common_opts *o)
+{
+	long v;
+
+	(void)argc;
+	switch (c) {
+	case 'm':
+		o->machine = optarg;
+		return 1;
+	case 'S':
+		if (o->nr_sysctl == (int)(sizeof(o->sysctl) / sizeof(o->sysctl[0]))) {
+			fprintf(stderr, "wakesim %s: too many --sysctl\n", cmd);
+			return -1;
+		}
+		o->sysctl[o->nr_sysctl++] = optarg;
+		return 1;
+	case 's':
+		if (parse_count(cmd, "--seed", optarg, 0, INT64_MAX, &v))
+			return -1;
+		o->seed = (uint64_t)v;
+		return 1;
+	case 'N':
+		if (parse_count(cmd, "--node", optarg, 0, WS_MAX_NODES - 1, &v))
+			return -1;
+		o->node = (int)v;
+		return 1;
+	case 'c':
+		o->cpus = optarg;
+		return 1;
+	case 'J':
+		o->json = 1;
+		return 1;
+	case 'o':
+		o->output = optarg;
+		return 1;
+	case ':':
+		fprintf(stderr, "wakesim %s: option %s needs a value\n", cmd, argv[optind - 1]);
+		return -1;
+	case '?':
+		if (optopt)
+			fprintf(stderr, "wakesim %s: unknown option \"-%c\"\n%s", cmd, optopt, usage);
+		else
+			fprintf(stderr, "wakesim %s: unknown option \"%s\"\n%s", cmd, argv[optind - 1],
+				usage);
+		return -1;
+	}
+	return 0;
 }
 
 int parse_count(const char *cmd, const char *opt, const char *arg, long min, long max, long *out)

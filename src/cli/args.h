@@ -64,6 +64,15 @@ int out_commit(struct out_buf *ob, const char *path);
 /* Drop the buffer without writing anything. */
 void out_discard(struct out_buf *ob);
 
+/*
+ * The options run and compare share (--machine, --sysctl, --seed, --node,
+ * --cpus, --json, -o, and getopt's errors), for getopt_long()'s result c.
+ * Returns 1 if c was one of them, 0 if not, -1 after printing an error;
+ * usage is printed after an unknown option.
+ */
+int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
+	       struct common_opts *o);
+
 /* Parse a non-negative integer option; prints the error and returns -1. */
 int parse_count(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
 

@@ -121,10 +121,13 @@ int cmd_compare(int argc, char **argv)
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+:o:j:h", longopts, NULL)) != -1) {
+		int r = common_opt("compare", c, argc, argv, compare_usage, &o);
+
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
 		switch (c) {
-		case 'm':
-			o.machine = optarg;
-			break;
 		case 'B':
 			base = optarg;
 			break;
@@ -143,32 +146,6 @@ int cmd_compare(int argc, char **argv)
 			}
 			loads = optarg;
 			break;
-		case 'S':
-			if (o.nr_sysctl == 32) {
-				fprintf(stderr, "wakesim compare: too many --sysctl\n");
-				return EXIT_USAGE;
-			}
-			o.sysctl[o.nr_sysctl++] = optarg;
-			break;
-		case 's':
-			if (parse_count("compare", "--seed", optarg, 0, 0x7fffffffffffffffL, &v))
-				return EXIT_USAGE;
-			o.seed = (uint64_t)v;
-			break;
-		case 'N':
-			if (parse_count("compare", "--node", optarg, 0, WS_MAX_NODES - 1, &v))
-				return EXIT_USAGE;
-			o.node = (int)v;
-			break;
-		case 'c':
-			o.cpus = optarg;
-			break;
-		case 'J':
-			o.json = 1;
-			break;
-		case 'o':
-			o.output = optarg;
-			break;
 		case 'j':
 			if (parse_count("compare", "-j", optarg, 1, 1024, &v))
 				return EXIT_USAGE;
@@ -177,17 +154,6 @@ int cmd_compare(int argc, char **argv)
 		case 'h':
 			fputs(compare_usage, stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "wakesim compare: option %s needs a value\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			if (optopt)
-				fprintf(stderr, "wakesim compare: unknown option \"-%c\"\n%s", optopt,
-					compare_usage);
-			else
-				fprintf(stderr, "wakesim compare: unknown option \"%s\"\n%s",
-					argv[optind - 1], compare_usage);
-			return EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {

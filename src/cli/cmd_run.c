@@ -42,58 +42,24 @@ int cmd_run(int argc, char **argv)
 	struct out_buf ob;
 	char *report = NULL, cmdline[4096], feats[512];
 	size_t report_len = 0;
-	long v;
 	int c;
 
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
+		int r = common_opt("run", c, argc, argv, run_usage, &o);
+
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r)
+			continue;
 		switch (c) {
-		case 'm':
-			o.machine = optarg;
-			break;
 		case 'F':
 			o.features = optarg;
-			break;
-		case 'S':
-			if (o.nr_sysctl == 32) {
-				fprintf(stderr, "wakesim run: too many --sysctl\n");
-				return EXIT_USAGE;
-			}
-			o.sysctl[o.nr_sysctl++] = optarg;
-			break;
-		case 's':
-			if (parse_count("run", "--seed", optarg, 0, 0x7fffffffffffffffL, &v))
-				return EXIT_USAGE;
-			o.seed = (uint64_t)v;
-			break;
-		case 'N':
-			if (parse_count("run", "--node", optarg, 0, WS_MAX_NODES - 1, &v))
-				return EXIT_USAGE;
-			o.node = (int)v;
-			break;
-		case 'c':
-			o.cpus = optarg;
-			break;
-		case 'J':
-			o.json = 1;
-			break;
-		case 'o':
-			o.output = optarg;
 			break;
 		case 'h':
 			fputs(run_usage, stdout);
 			return 0;
-		case ':':
-			fprintf(stderr, "wakesim run: option %s needs a value\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			if (optopt)
-				fprintf(stderr, "wakesim run: unknown option \"-%c\"\n%s", optopt, run_usage);
-			else
-				fprintf(stderr, "wakesim run: unknown option \"%s\"\n%s", argv[optind - 1],
-					run_usage);
-			return EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {

@@ -226,6 +226,29 @@ static int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_
 	return NO_CPU;
 }
 
+#define SCAN_NEXT (-2)
+#define SCAN_IDLE_CPU (-3)
+
+/*
+ * One step of select_idle_cpu()'s scan at cpu: in idle-core mode the core
+ * if it is wholly idle (no budget used), else the budget is spent on one
+ * CPU. Returns a CPU (an idle core), NO_CPU (budget exhausted),
+ * SCAN_IDLE_CPU (*idle_cpu is an idle CPU: stop) or SCAN_NEXT.
+ */
+static int scan_one(struct sim *sim, int cpu, struct cpumask *cpus, bool has_idle_core, int *nr,
+		    int *idle_cpu)
+{
+	if (has_idle_core) {
+		int i = select_idle_core(sim, cpu, cpus, idle_cpu);
+
+		return i != NO_CPU ? i : SCAN_NEXT;
+	}
+	if (--*nr <= 0)
+		return NO_CPU;
+	*idle_cpu = __select_idle_cpu(sim, cpu);
+	return *idle_cpu != NO_CPU ? SCAN_IDLE_CPU : SCAN_NEXT;
+}
+
 /*
  * select_idle_cpu(): scan the LLC for an idle core (if the LLC has one) or
  * an idle CPU, starting next to target. SIS_UTIL bounds the scan to
@@ -274,34 +297,21 @@ static int select_idle_cpu(struct sim *sim, struct task_struct *p, struct sched_
 		for_each_cpu_wrap(cpu, cluster, target + 1) {
 			if (!cpumask_test_cpu(cpu, &cpus))
 				continue;
-			if (has_idle_core) {
-				int i = select_idle_core(sim, cpu, &cpus, &idle_cpu);
+			int i = scan_one(sim, cpu, &cpus, has_idle_core, &nr, &idle_cpu);
 
-				if (i != NO_CPU)
-					return i;
-			} else {
-				if (--nr <= 0)
-					return NO_CPU;
-				idle_cpu = __select_idle_cpu(sim, cpu);
-				if (idle_cpu != NO_CPU)
-					return idle_cpu;
-			}
+			/* In the cluster pass any idle CPU ends the search. */
+			if (i != SCAN_NEXT)
+				return i != SCAN_IDLE_CPU ? i : idle_cpu;
 		}
 		cpumask_andnot(&cpus, &cpus, cluster);
 	}
 	for_each_cpu_wrap(cpu, &cpus, target + 1) {
-		if (has_idle_core) {
-			int i = select_idle_core(sim, cpu, &cpus, &idle_cpu);
+		int i = scan_one(sim, cpu, &cpus, has_idle_core, &nr, &idle_cpu);
 
-			if (i != NO_CPU)
-				return i;
-		} else {
-			if (--nr <= 0)
-				return NO_CPU;
-			idle_cpu = __select_idle_cpu(sim, cpu);
-			if (idle_cpu != NO_CPU)
-				break;
-		}
+		if (i == SCAN_IDLE_CPU)
+			break;
+		if (i != SCAN_NEXT)
+			return i;
 	}
 	if (has_idle_core)
 		set_idle_cores(sim, target, 0);

@@ -34,13 +34,29 @@ struct jctx {
  * a stack of containers; 0 if the path does not occur. json-c keeps no
  * positions, so error messages get their lines from here.
  */
+struct jframe {
+	bool array;
+	int index;
+	char key[64];
+};
+
+/* Whether the open containers spell path ("a.b[2].c"). */
+static bool frames_are(const struct jframe *st, int depth, const char *path)
+{
+	char buf[512];
+	size_t off = 0;
+
+	for (int d = 0; d < depth && off < sizeof(buf); d++)
+		off += (size_t)(st[d].array
+					? snprintf(buf + off, sizeof(buf) - off, "[%d]", st[d].index)
+					: snprintf(buf + off, sizeof(buf) - off, "%s%s", off ? "." : "",
+						   st[d].key));
+	return !strcmp(buf, path);
+}
+
 static int json_path_line(const char *text, size_t len, const char *path)
 {
-	struct frame {
-		bool array;
-		int index;
-		char key[64];
-	} st[64];
+	struct jframe st[64];
 	int depth = 0, line = 1;
 	bool expect_key = false;
 
@@ -66,30 +82,14 @@ static int json_path_line(const char *text, size_t len, const char *path)
 					 (int)(i - start), text + start);
 				expect_key = false;
 				/* Build the key's path and compare. */
-				char buf[512];
-				size_t off = 0;
-
-				for (int d = 0; d < depth && off < sizeof(buf); d++)
-					off += (size_t)(st[d].array
-						? snprintf(buf + off, sizeof(buf) - off, "[%d]", st[d].index)
-						: snprintf(buf + off, sizeof(buf) - off, "%s%s", off ? "." : "",
-							   st[d].key));
-				if (!strcmp(buf, path))
+				if (frames_are(st, depth, path))
 					return line;
 			}
 			continue;
 		}
 		if (ch == '{' || ch == '[') {
 			if (depth && st[depth - 1].array) {
-				char buf[512];
-				size_t off = 0;
-
-				for (int d = 0; d < depth && off < sizeof(buf); d++)
-					off += (size_t)(st[d].array
-						? snprintf(buf + off, sizeof(buf) - off, "[%d]", st[d].index)
-						: snprintf(buf + off, sizeof(buf) - off, "%s%s", off ? "." : "",
-							   st[d].key));
-				if (!strcmp(buf, path))
+				if (frames_are(st, depth, path))
 					return line;
 			}
 			if (depth == 64)
