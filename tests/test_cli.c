@@ -56,7 +56,7 @@ static void test_bad_input(void **state)
 	expect_usage_error("run --machine " HOST " --cpus 0-9 -- hackbench", "has CPUs 0-1");
 	expect_usage_error("run --machine " HOST " --node 3 -- hackbench", "has nodes 0-0");
 	expect_usage_error("run --machine " HOST, "no workload");
-	expect_usage_error("run --machine " HOST " -- tbench 8", "unknown workload \"tbench\"");
+	expect_usage_error("run --machine " HOST " -- frobench 8", "unknown workload \"frobench\"");
 	expect_usage_error("compare --machine " HOST " -- hackbench", "--test FEATURES is required");
 	expect_usage_error("compare --machine " HOST " --test SIS_SHORT --loads g -- hackbench",
 			   "expected NAME=V1,V2");

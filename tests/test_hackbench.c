@@ -32,7 +32,7 @@ static void run_and_check(const char *machine, const char *args)
 		print_error("%s on %s: %s\n", args, machine, err);
 		fail();
 	}
-	if (hackbench_check(wl, why, sizeof(why))) {
+	if (workload_check(wl, why, sizeof(why))) {
 		print_error("%s on %s: %s\n", args, machine, why);
 		fail();
 	}

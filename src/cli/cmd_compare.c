@@ -32,7 +32,9 @@ static const char compare_usage[] =
 	"Runs both sides N times (default 5; seeds FIRST..FIRST+N-1) per load level.\n"
 	"--base defaults to \"default\" (mainline). --loads g=2,4 appends \"-g 2\", then\n"
 	"\"-g 4\", to the workload's arguments (overriding the same option there); a\n"
-	"long name appends --name=V. Change is positive when test is better; *x%*\n"
+	"long name appends \"--name V\", or the option a workload names it by\n"
+	"(`wakesim workloads`: tbench clients=8 gives --nprocs 8, pgbench clients=8\n"
+	"gives -c 8). Change is positive when test is better; *x%*\n"
 	"marks significance (Welch's t-test, p < 0.05).\n"
 	"Without a workload: S2's `hackbench -g 32 -f 20 --threads --pipe -l 400 -s 100`\n"
 	"(loops scaled down from 480000), on epyc9654-2s and with --test IDLE_DELAY\n"
@@ -44,7 +46,7 @@ struct load_level {
 	char val[64];
 };
 
-static int parse_loads(const char *s, struct load_level *lv, int *n)
+static int parse_loads(const char *s, const char *argv0, struct load_level *lv, int *n)
 {
 	const char *eq = strchr(s, '=');
 	char name[64], vals[1024], *save = NULL;
@@ -69,13 +71,11 @@ static int parse_loads(const char *s, struct load_level *lv, int *n)
 		struct load_level *l = &lv[(*n)++];
 
 		snprintf(l->label, sizeof(l->label), "%s=%s", name, v);
-		if (strlen(name) == 1) {
-			snprintf(l->opt, sizeof(l->opt), "-%s", name);
-			snprintf(l->val, sizeof(l->val), "%s", v);
-		} else {
-			/* One argument: a flag without a value then fails as such. */
-			snprintf(l->opt, sizeof(l->opt), "--%s=%s", name, v);
-			l->val[0] = '\0';
+		snprintf(l->val, sizeof(l->val), "%s", v);
+		if (workload_load_option(argv0, name, l->opt, sizeof(l->opt))) {
+			fprintf(stderr, "wakesim compare: --loads \"%s\": \"%s\" is not an option name\n",
+				s, name);
+			return -1;
 		}
 	}
 	/* strtok_r skips empty fields: count the commas to refuse them. */
@@ -180,7 +180,7 @@ int cmd_compare(int argc, char **argv)
 	if (check_output_path("compare", o.output))
 		return EXIT_USAGE;
 	if (loads) {
-		if (parse_loads(loads, lv, &nloads))
+		if (parse_loads(loads, wargv[0], lv, &nloads))
 			return EXIT_USAGE;
 	} else {
 		snprintf(lv[0].label, sizeof(lv[0].label), "default");

@@ -29,11 +29,13 @@ static const char usage[] =
 	"  wakesim machines                 built-in machine presets\n"
 	"  wakesim features                 feature switches and their defaults\n"
 	"  wakesim sysctls                  tunables and their defaults\n"
+	"  wakesim workloads [NAME]         workloads and their flags (NAME: its --help)\n"
 	"\n"
 	"Machines: a preset name, host (this machine's /sys), sysfs:DIR (a copied\n"
 	"/sys tree) or a machine JSON file. FEATURES use debugfs syntax:\n"
-	"SIS_SHORT,NO_SIS_UTIL; \"default\" keeps mainline's. WORKLOAD: hackbench\n"
-	"with rt-tests' flags, e.g. -- hackbench -g 4 -l 1000 --pipe --threads.\n";
+	"SIS_SHORT,NO_SIS_UTIL; \"default\" keeps mainline's. WORKLOAD: a benchmark\n"
+	"with its own tool's flags, e.g. -- hackbench -g 4 -l 1000 --pipe --threads,\n"
+	"-- tbench 8, -- netperf -t TCP_RR -l 1, -- rt-app FILE.json (wakesim workloads).\n";
 
 static int no_args(const char *cmd, int argc, char **argv)
 {
@@ -54,6 +56,37 @@ static int cmd_machines(void)
 	}
 	printf("%-16s %s\n", "host", "this machine, read from /sys/devices/system");
 	printf("%-16s %s\n", "sysfs:DIR", "a copied sysfs tree (DIR/devices/system or DIR/sys/...)");
+	return 0;
+}
+
+static int cmd_workloads(int argc, char **argv)
+{
+	if (argc > 2) {
+		fprintf(stderr, "wakesim workloads: unexpected argument \"%s\"\n", argv[2]);
+		return EXIT_USAGE;
+	}
+	if (argc == 2) {
+		const struct workload_def *d = workload_find(argv[1]);
+
+		if (!d) {
+			fprintf(stderr, "wakesim workloads: unknown workload \"%s\"\n", argv[1]);
+			return EXIT_USAGE;
+		}
+		printf("%s - %s\n\n%s", d->name, d->summary, d->usage);
+		return 0;
+	}
+	for (int i = 0; i < nr_workload_defs; i++) {
+		const struct workload_def *d = &workload_defs[i];
+
+		printf("%-26s %s\n", d->name, d->summary);
+		if (d->loads && d->loads[0].name) {
+			printf("%-26s --loads names:", "");
+			for (const struct load_alias *a = d->loads; a->name; a++)
+				printf(" %s (%s)", a->name, a->opt);
+			printf("\n");
+		}
+	}
+	printf("\nwakesim workloads NAME, or -- NAME --help, shows a workload's flags.\n");
 	return 0;
 }
 
@@ -152,6 +185,8 @@ int main(int argc, char **argv)
 		return no_args("features", argc - 1, argv + 1) ? EXIT_USAGE : cmd_features();
 	if (!strcmp(argv[1], "sysctls"))
 		return cmd_sysctls(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "workloads"))
+		return cmd_workloads(argc - 1, argv + 1);
 	fprintf(stderr, "wakesim: unknown command \"%s\" (see wakesim --help)\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -8,6 +8,10 @@ void chan_init(struct chan *c, enum chan_kind kind)
 	c->kind = kind;
 	pipe_init(&c->pipe);
 	unix_stream_init(&c->us);
+	if (kind == CHAN_TCP)
+		c->us.sndbuf = TCP_SNDBUF;
+	c->us.datagram = kind == CHAN_UDP;
+	c->poller = NULL;
 }
 
 void chan_free(struct chan *c)
@@ -17,20 +21,48 @@ void chan_free(struct chan *c)
 
 u64 chan_write_cost(const struct sim *sim, const struct chan *c)
 {
-	return c->kind == CHAN_PIPE ? sim->m->costs.pipe_write_ns : sim->m->costs.unix_send_ns;
+	const struct costs *k = &sim->m->costs;
+
+	switch (c->kind) {
+	case CHAN_PIPE:
+		return k->pipe_write_ns;
+	case CHAN_UNIX:
+		return k->unix_send_ns;
+	case CHAN_TCP:
+		return k->tcp_send_ns;
+	case CHAN_UDP:
+		return k->udp_send_ns;
+	}
+	return 0;
 }
 
 u64 chan_read_cost(const struct sim *sim, const struct chan *c)
 {
-	return c->kind == CHAN_PIPE ? sim->m->costs.pipe_read_ns : sim->m->costs.unix_recv_ns;
+	const struct costs *k = &sim->m->costs;
+
+	switch (c->kind) {
+	case CHAN_PIPE:
+		return k->pipe_read_ns;
+	case CHAN_UNIX:
+		return k->unix_recv_ns;
+	case CHAN_TCP:
+		return k->tcp_recv_ns;
+	case CHAN_UDP:
+		return k->udp_recv_ns;
+	}
+	return 0;
 }
 
 u64 chan_write(struct sim *sim, struct chan *c, struct task_struct *p, u64 len, bool slept,
 	       bool *blocked)
 {
-	if (c->kind == CHAN_PIPE)
-		return pipe_write(sim, &c->pipe, p, len, slept, blocked);
-	return unix_send(sim, &c->us, p, len, blocked);
+	u64 n = c->kind == CHAN_PIPE ? pipe_write(sim, &c->pipe, p, len, slept, blocked)
+				     : unix_send(sim, &c->us, p, len, blocked);
+
+	/* ep_poll_callback()/pollwake(): readiness reaches the watcher, sync. */
+	if (n && c->poller && waitqueue_active(c->poller))
+		wake_up(sim, c->poller, 1, WF_SYNC);
+	return n;
 }
 
 u64 chan_read(struct sim *sim, struct chan *c, struct task_struct *p, u64 want, bool slept,
@@ -61,4 +93,34 @@ bool chan_poll_in(struct sim *sim, struct chan *c, struct task_struct *p)
 void chan_poll_done(struct chan *c, struct task_struct *p)
 {
 	finish_wait(c->kind == CHAN_PIPE ? &c->pipe.rd_wait : &c->us.rx_wait, p);
+}
+
+void chan_close(struct sim *sim, struct chan *c)
+{
+	if (c->kind == CHAN_PIPE) {
+		c->pipe.closed = true;
+		wake_up(sim, &c->pipe.rd_wait, 1 << 30, 0);
+	} else {
+		c->us.closed = true;
+		wake_up(sim, &c->us.rx_wait, 1 << 30, 0);
+	}
+	if (c->poller && waitqueue_active(c->poller))
+		wake_up(sim, c->poller, 1, 0);
+}
+
+bool chan_readable(const struct chan *c)
+{
+	return c->kind == CHAN_PIPE ? c->pipe.head != c->pipe.tail : c->us.qcount > 0;
+}
+
+bool chan_eof(const struct chan *c)
+{
+	if (c->kind == CHAN_PIPE)
+		return c->pipe.closed && c->pipe.head == c->pipe.tail;
+	return c->us.closed && !c->us.qcount;
+}
+
+void chan_set_poller(struct chan *c, struct wait_queue_head *wq)
+{
+	c->poller = wq;
 }

@@ -113,6 +113,8 @@ u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want,
 		}
 	}
 	if (!done) {
+		if (pp->closed)
+			return 0; /* EOF */
 		prepare_to_wait(&pp->rd_wait, p, true);
 		*blocked = true;
 		return 0;

@@ -26,6 +26,7 @@ struct pipe {
 	struct wait_queue_head rd_wait, wr_wait;
 	struct cacheline line;			/* pipe->mutex, head, tail */
 	int data_cpu;				/* CPU that last wrote data, -1 none */
+	bool closed;				/* the writers are gone: EOF once drained */
 };
 
 void pipe_init(struct pipe *pp);

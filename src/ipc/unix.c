@@ -115,6 +115,8 @@ u64 unix_recv(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 	*blocked = false;
 	lock_queue(sim, us);
 	if (!us->qcount) {
+		if (us->closed)
+			return 0; /* EOF */
 		prepare_to_wait(&us->rx_wait, p, false);
 		*blocked = true;
 		return 0;
@@ -126,7 +128,9 @@ u64 unix_recv(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 
 		skb->consumed += chunk;
 		done += chunk;
-		if (skb->consumed < skb->len)
+		if (us->datagram)
+			skb->consumed = skb->len;
+		else if (skb->consumed < skb->len)
 			break;
 		/* consume_skb() -> sock_wfree() -> unix_write_space(). */
 		us->wmem_alloc -= skb->truesize;
@@ -134,6 +138,8 @@ u64 unix_recv(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 		us->qcount--;
 		if ((us->wmem_alloc << 2) <= us->sndbuf && waitqueue_active(&us->tx_wait))
 			wake_up(sim, &us->tx_wait, 1, WF_SYNC);
+		if (us->datagram)
+			break;
 	}
 	if (us->data_cpu >= 0) {
 		u64 lines = (done + 63) / 64;

@@ -5,7 +5,9 @@
  * skbs are charged to the sender's sk_wmem_alloc by their truesize, and a
  * sender blocks when that reaches sk_sndbuf (212992 bytes by default) and
  * is woken, with every other blocked sender, when it falls to a quarter
- * (unix_writable()). A receive copies across queued skbs.
+ * (unix_writable()). A receive copies across queued skbs. The same queue
+ * serves loopback TCP (a stream with a larger send buffer) and UDP (a
+ * receive returns one datagram, the rest of it dropped: MSG_TRUNC).
  */
 #ifndef WS_UNIX_H
 #define WS_UNIX_H
@@ -27,6 +29,8 @@ struct unix_stream {
 	struct wait_queue_head tx_wait;	/* the sender's sk_sleep */
 	struct cacheline line;		/* receive queue lock and wmem counter */
 	int data_cpu;			/* CPU that last queued data, -1 none */
+	bool datagram;			/* a receive returns at most one skb (UDP) */
+	bool closed;			/* the sender shut down: EOF once drained */
 };
 
 void unix_stream_init(struct unix_stream *us);

@@ -3,6 +3,8 @@
  */
 #include "wait.h"
 
+#include "kern/timer.h"
+
 static void wq_del(struct wait_queue_head *wq, struct task_struct *p)
 {
 	if (p->wq_prev)
@@ -71,4 +73,16 @@ int wake_up(struct sim *sim, struct wait_queue_head *wq, int nr_exclusive, int w
 		p = next;
 	}
 	return woken;
+}
+
+void send_sigkill(struct sim *sim, struct task_struct *p)
+{
+	if (p->killed || p->__state == TASK_DEAD)
+		return;
+	p->killed = true;
+	if (p->wq_head)
+		wq_del(p->wq_head, p);
+	if (p->sleep_timer.fn)
+		timer_cancel(sim, &p->sleep_timer);
+	try_to_wake_up(sim, p, 0);
 }

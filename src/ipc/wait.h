@@ -38,4 +38,11 @@ void finish_wait(struct wait_queue_head *wq, struct task_struct *p);
  */
 int wake_up(struct sim *sim, struct wait_queue_head *wq, int nr_exclusive, int wake_flags);
 
+/*
+ * SIGKILL: p leaves whatever it sleeps on (wait queue or sleep timer) and
+ * is woken (signal_wake_up() -> try_to_wake_up()); its program sees
+ * p->killed at its next step and exits.
+ */
+void send_sigkill(struct sim *sim, struct task_struct *p);
+
 #endif

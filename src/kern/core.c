@@ -55,7 +55,8 @@ struct task_struct *task_create(struct sim *sim, const char *comm, task_step_fn 
 	p->prog = prog;
 	p->mm_id = mm_id;
 	p->parent = parent;
-	p->cpus_mask = sim->cfg.allowed;
+	/* fork() copies the parent's affinity; the first task gets --cpus/--node. */
+	p->cpus_mask = parent ? parent->cpus_mask : sim->cfg.allowed;
 	p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
 	/* sched_cgroup_fork(): a child starts on its parent's current CPU. */
 	p->cpu = parent && parent->on_cpu ? parent->cpu
@@ -385,4 +386,38 @@ void wake_up_new_task(struct sim *sim, struct task_struct *p)
 	sim->met.forks++;
 	activate_task(sim, rq, p, ENQUEUE_INITIAL);
 	wakeup_preempt(sim, rq, p, WF_FORK);
+}
+
+/* sched_prio_to_weight[]: nice -20..19, about 1.25x per step. */
+static const unsigned long prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+};
+
+void set_user_nice_new(struct task_struct *p, int nice)
+{
+	if (nice < -20)
+		nice = -20;
+	if (nice > 19)
+		nice = 19;
+	p->se.weight = prio_to_weight[nice + 20];
+}
+
+int set_cpus_allowed_self(struct sim *sim, struct task_struct *p, const struct cpumask *mask)
+{
+	struct cpumask m;
+
+	cpumask_and(&m, mask, &sim->cfg.allowed);
+	if (cpumask_empty(&m))
+		return -1;
+	cpumask_copy(&p->cpus_mask, &m);
+	p->nr_cpus_allowed = cpumask_weight(&m);
+	if (cpumask_test_cpu(task_cpu(p), &m))
+		return 0;
+	/* The stopper moves it once it is off the CPU (exec.c). */
+	p->__state = TASK_INTERRUPTIBLE;
+	p->migrate_pending = true;
+	return 1;
 }

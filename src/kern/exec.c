@@ -16,6 +16,7 @@
 
 #include "kernel.h"
 #include "pelt.h"
+#include "timer.h"
 
 static inline bool preemptible(const struct task_struct *p)
 {
@@ -180,6 +181,9 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		return;
 	}
 	next = task_of(se);
+	/* A preempted prev waits on the rq from now (sched_info_enqueue()). */
+	if (prev && prev != next && prev->se.on_rq)
+		prev->runnable_since = sim->now;
 	set_next_entity(sim, rq, se);
 	rq->curr = next;
 	next->on_cpu = 1;
@@ -196,8 +200,10 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		rq->last_mm_id = next->mm_id;
 		next->cold_ns += cold_penalty(sim, next, cpu);
 		next->last_ran_cpu = cpu;
+		next->pcount++;
 		if (next->runnable_since) {
 			hist_add(&sim->met.run_delay, sim->now - next->runnable_since);
+			next->run_delay += sim->now - next->runnable_since;
 			next->runnable_since = 0;
 		}
 		u64 ns = cacheline_write(sim->m, &rq->line, cpu);
@@ -211,6 +217,19 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		smt_update(sim, cpu);
 	}
 	arm_tick(sim, rq);
+}
+
+/*
+ * A task that changed its own affinity away from this CPU is off it now:
+ * move it (migration_cpu_stop() -> move_queued_task() in the kernel; here
+ * through the wake-up path, which picks a CPU of its new mask).
+ */
+static void migrate_blocked(struct sim *sim, struct task_struct *p)
+{
+	if (!p->migrate_pending)
+		return;
+	p->migrate_pending = false;
+	try_to_wake_up(sim, p, 0);
 }
 
 /* The step's program ran out of work: call it for the next step. */
@@ -239,6 +258,7 @@ static void run_step(struct sim *sim, struct rq *rq, struct task_struct *p)
 		} else {
 			deactivate_task(sim, rq, p, DEQUEUE_SLEEP);
 			do_schedule(sim, rq);
+			migrate_blocked(sim, p);
 		}
 		break;
 	case STEP_EXIT:
@@ -281,6 +301,7 @@ static void cpu_continue(struct sim *sim, struct rq *rq)
 			if (p->__state != TASK_RUNNING) {
 				deactivate_task(sim, rq, p, DEQUEUE_SLEEP);
 				do_schedule(sim, rq);
+				migrate_blocked(sim, p);
 				continue;
 			}
 		}
@@ -312,6 +333,7 @@ void exec_handle_run(struct sim *sim, int cpu)
 	sim->kcost_ns = 0;
 	if (rq->mode == CPU_MODE_EXITING) {
 		idle_exit(sim, rq);
+		timer_run_expired(sim, rq);
 		sched_ttwu_pending(sim, rq);
 		do_schedule(sim, rq);
 		cpu_continue(sim, rq);
@@ -364,11 +386,17 @@ void exec_handle_ipi(struct sim *sim, int cpu)
 		cpu_sync(sim, rq);
 		if (rq->wake_list)
 			sched_ttwu_pending(sim, rq);
-		if (rq->curr) {
-			rq->curr->kwork_left += sim->kcost_ns;
-			sim->kcost_ns = 0;
-		}
-		cpu_continue(sim, rq);
+		exec_irq_done(sim, rq);
 		return;
 	}
+}
+
+void exec_irq_done(struct sim *sim, struct rq *rq)
+{
+	/* The handler's work interrupted curr: it is curr's kernel time. */
+	if (rq->curr) {
+		rq->curr->kwork_left += sim->kcost_ns;
+		sim->kcost_ns = 0;
+	}
+	cpu_continue(sim, rq);
 }

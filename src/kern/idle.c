@@ -10,22 +10,27 @@
  *
  * Governor (documented simplification of menu): the predicted idle length
  * is the mean of the CPU's last 8 idle periods (menu's typical interval,
- * without its outlier rejection or timer bound; an unknown CPU predicts
- * "long"); the deepest state whose target residency fits is chosen, and
- * the tick is stopped when the prediction exceeds a tick, as menu does.
+ * without its outlier rejection; an unknown CPU predicts "long"), bounded
+ * by the CPU's next armed hrtimer; the deepest state whose target
+ * residency fits is chosen, and the tick is stopped when the prediction
+ * exceeds a tick, as menu does.
  */
 #include "kernel.h"
+#include "timer.h"
 
-static u64 predict_idle_ns(const struct rq *rq)
+/* menu: the typical recent idle period, bounded by the next timer. */
+static u64 predict_idle_ns(const struct sim *sim, const struct rq *rq)
 {
 	const struct idle_history *h = &rq->idle_hist;
-	u64 sum = 0;
+	u64 next = cpu_next_timer(sim, rq->cpu), typical = UINT64_MAX, sum = 0;
 
-	if (!h->nr)
-		return UINT64_MAX;
-	for (int i = 0; i < h->nr; i++)
-		sum += h->dur_ns[i];
-	return sum / (u64)h->nr;
+	if (h->nr) {
+		for (int i = 0; i < h->nr; i++)
+			sum += h->dur_ns[i];
+		typical = sum / (u64)h->nr;
+	}
+	next = next > sim->now ? next - sim->now : 0;
+	return typical < next ? typical : next;
 }
 
 /* The deepest state whose target residency is within the prediction. */
@@ -71,7 +76,7 @@ static void update_idle_core(struct sim *sim, struct rq *rq)
 
 void idle_enter(struct sim *sim, struct rq *rq)
 {
-	u64 predicted = predict_idle_ns(rq);
+	u64 predicted = predict_idle_ns(sim, rq);
 
 	rq->mode = CPU_MODE_IDLE;
 	rq->curr = NULL;

@@ -38,6 +38,19 @@ void wake_up_new_task(struct sim *sim, struct task_struct *p);
 int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags);
 /* The task that runs on sim->this_cpu now (the waker), or NULL (idle/irq). */
 struct task_struct *current_task(struct sim *sim);
+/*
+ * set_user_nice() for a task not yet enqueued (TASK_NEW): its weight from
+ * sched_prio_to_weight[] (kernel/sched/core.c). nice is -20..19.
+ */
+void set_user_nice_new(struct task_struct *p, int nice);
+/*
+ * sched_setaffinity() of the running task p on itself: the new mask is
+ * intersected with the run's --cpus/--node binding (empty: unchanged,
+ * returns -1). Returns 1 when p's CPU is no longer allowed: p must then
+ * block (STEP_BLOCK) and is moved at once, as the stopper moves it in
+ * affine_move_task(), through the wake-up path; 0 otherwise.
+ */
+int set_cpus_allowed_self(struct sim *sim, struct task_struct *p, const struct cpumask *mask);
 
 /* ---- scheduler core (core.c) ---- */
 
@@ -72,6 +85,8 @@ void exec_handle_run(struct sim *sim, int cpu);
 void exec_handle_tick(struct sim *sim, int cpu);
 /* EV_CPU_IPI: an IPI (or a polling CPU's need_resched) reaches cpu. */
 void exec_handle_ipi(struct sim *sim, int cpu);
+/* An interrupt handler ran on rq's running CPU: charge it, then carry on. */
+void exec_irq_done(struct sim *sim, struct rq *rq);
 /* Recompute SMT speeds of cpu's siblings after its busy state changed. */
 void smt_update(struct sim *sim, int cpu);
 

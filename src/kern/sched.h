@@ -97,6 +97,18 @@ struct sched_entity {
 	bool rel_deadline;	/* deadline saved relative to vruntime (migration) */
 };
 
+/* An hrtimer (kern/timer.h): a callback at an absolute time on a CPU. */
+struct sim_timer;
+typedef void (*sim_timer_fn)(struct sim *sim, struct sim_timer *t);
+
+struct sim_timer {
+	struct event ev;
+	sim_timer_fn fn;
+	void *data;
+	int cpu;		/* CPU whose interrupt runs it; -1 for none */
+	struct sim_timer *next;	/* the CPU's armed (or expired) timers, by expiry */
+};
+
 /* A workload's step: what the task does next (see kern/exec.c). */
 enum step_kind {
 	STEP_RUN,	/* consume work_ns of CPU time, then ask again */
@@ -165,9 +177,17 @@ struct task_struct {
 	bool attach_pending;		/* PELT joins the cfs_rq at the next enqueue */
 	struct event ev_wake;
 
+	struct sim_timer sleep_timer;	/* nanosleep()'s hrtimer */
+	bool killed;			/* SIGKILL pending: exit at the next step */
+	bool migrate_pending;		/* blocked only to leave a CPU it may not use */
+
 	/* accounting */
 	u64 runnable_since;	/* ns it became runnable, for run delay */
 	u64 nr_switches;
+	/* sched_info as /proc/PID/schedstat shows it: time waiting on a rq
+	 * (ns) and times it was switched in */
+	u64 run_delay;
+	u64 pcount;
 	struct task_struct *parent;
 };
 
@@ -236,6 +256,9 @@ struct rq {
 	unsigned long nr_switches;
 
 	struct cacheline line;		/* curr, nr_running, ttwu_pending: read by idle checks */
+
+	struct sim_timer *timers;	/* armed hrtimers of this CPU, by expiry */
+	struct sim_timer *expired;	/* fired while idle, run after the exit */
 
 	struct event ev_run;		/* run segment end, or idle exit done */
 	struct event ev_tick;
@@ -322,6 +345,7 @@ struct sched_tunables {
 	u64 migration_cost_ns;		/* sysctl_sched_migration_cost */
 	u64 idle_delay_ns;		/* S2: IDLE_CPU_DELAY_NS */
 	u64 sis_short_ns;		/* S4: short-task threshold, base_slice/8 */
+	u64 timer_slack_ns;		/* hrtimer slack of SCHED_OTHER sleeps */
 	unsigned int hz;		/* CONFIG_HZ */
 	u64 tick_ns;			/* TICK_NSEC */
 };

@@ -25,6 +25,7 @@ void sched_tunables_default(struct sched_tunables *t, int nr_cpus)
 	t->migration_cost_ns = 500000;
 	t->idle_delay_ns = 1000000;
 	t->sis_short_ns = t->base_slice_ns / 8;
+	t->timer_slack_ns = 50000;
 	t->hz = 250;
 	t->tick_ns = NSEC_PER_SEC / t->hz;
 }
@@ -42,6 +43,7 @@ static const struct tunable tunables[] = {
 	T(migration_cost_ns, 0, 100000000, "cache-hot window of task_hot() and new-idle"),
 	T(idle_delay_ns, 0, 100000000, "S2 IDLE_DELAY: how long a CPU stays 'idle' after leaving idle"),
 	T(sis_short_ns, 0, 100000000, "S4 SIS_SHORT: dur_avg below this is a short task (base_slice/8)"),
+	T(timer_slack_ns, 0, 100000000, "hrtimer slack of sleeping tasks (prctl PR_SET_TIMERSLACK)"),
 	{ "hz", offsetof(struct sched_tunables, hz), 100, 1000, "CONFIG_HZ: tick rate" },
 };
 #undef T

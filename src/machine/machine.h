@@ -66,6 +66,12 @@ struct costs {
 	u64 exit_ns;		/* exit() of a process, mm teardown included */
 	u64 thread_exit_ns;	/* pthread exit */
 	u64 reap_ns;		/* wait()/pthread_join() returning a dead child */
+	u64 futex_ns;		/* a FUTEX_WAIT or FUTEX_WAKE syscall, w/o wake-ups */
+	u64 nanosleep_ns;	/* nanosleep()/clock_nanosleep() entry, timer arming */
+	u64 tcp_send_ns;	/* send on a loopback TCP socket, receive path included */
+	u64 tcp_recv_ns;	/* receive on a TCP socket */
+	u64 udp_send_ns;	/* send on a loopback UDP socket, receive path included */
+	u64 udp_recv_ns;	/* receive on a UDP socket */
 	unsigned smt_speed_pct;	/* speed of each SMT sibling while both run, % */
 	unsigned cold_mlp;	/* misses in flight while refilling a cold cache */
 	unsigned jitter_pct_x10; /* relative stddev of op durations, 0.1% units */

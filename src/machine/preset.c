@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "presets_data.h"
+#include "sim/jsonpos.h"
 
 struct jctx {
 	const char *text;
@@ -28,106 +29,11 @@ struct jctx {
 	size_t errlen;
 };
 
-/*
- * The line where the JSON value at path ("topology.numa_distance",
- * "idle_states[2].exit_latency_us") starts, found by walking the text with
- * a stack of containers; 0 if the path does not occur. json-c keeps no
- * positions, so error messages get their lines from here.
- */
-struct jframe {
-	bool array;
-	int index;
-	char key[64];
-};
-
-/* Whether the open containers spell path ("a.b[2].c"). */
-static bool frames_are(const struct jframe *st, int depth, const char *path)
-{
-	char buf[512];
-	size_t off = 0;
-
-	for (int d = 0; d < depth && off < sizeof(buf); d++)
-		off += (size_t)(st[d].array
-					? snprintf(buf + off, sizeof(buf) - off, "[%d]", st[d].index)
-					: snprintf(buf + off, sizeof(buf) - off, "%s%s", off ? "." : "",
-						   st[d].key));
-	return !strcmp(buf, path);
-}
-
-static int json_path_line(const char *text, size_t len, const char *path)
-{
-	struct jframe st[64];
-	int depth = 0, line = 1;
-	bool expect_key = false;
-
-	for (size_t i = 0; i < len; i++) {
-		char ch = text[i];
-
-		if (ch == '\n') {
-			line++;
-			continue;
-		}
-		if (ch == '"') {
-			size_t start = ++i;
-
-			while (i < len && text[i] != '"') {
-				if (text[i] == '\\')
-					i++;
-				else if (text[i] == '\n')
-					line++;
-				i++;
-			}
-			if (depth && !st[depth - 1].array && expect_key) {
-				snprintf(st[depth - 1].key, sizeof(st[depth - 1].key), "%.*s",
-					 (int)(i - start), text + start);
-				expect_key = false;
-				/* Build the key's path and compare. */
-				if (frames_are(st, depth, path))
-					return line;
-			}
-			continue;
-		}
-		if (ch == '{' || ch == '[') {
-			if (depth && st[depth - 1].array) {
-				if (frames_are(st, depth, path))
-					return line;
-			}
-			if (depth == 64)
-				return 0;
-			st[depth].array = ch == '[';
-			st[depth].index = 0;
-			st[depth].key[0] = '\0';
-			depth++;
-			expect_key = ch == '{';
-		} else if (ch == '}' || ch == ']') {
-			if (depth)
-				depth--;
-		} else if (ch == ',' && depth) {
-			if (st[depth - 1].array)
-				st[depth - 1].index++;
-			else
-				expect_key = true;
-		}
-	}
-	return 0;
-}
-
 /* Report what is wrong at path, with the line of path or of its parent. */
 static int jfail(const struct jctx *c, const char *path, const char *what)
 {
-	char p[256];
-	int line = 0;
+	int line = json_path_line_or_parent(c->text, c->len, path);
 
-	snprintf(p, sizeof(p), "%s", path);
-	while (!(line = json_path_line(c->text, c->len, p))) {
-		char *cut = strrchr(p, '.'), *br = strrchr(p, '[');
-
-		if (br && (!cut || br > cut))
-			cut = br;
-		if (!cut)
-			break;
-		*cut = '\0';
-	}
 	if (line)
 		snprintf(c->err, c->errlen, "%s:%d: field \"%s\": %s", c->file, line, path, what);
 	else
@@ -408,7 +314,8 @@ static int parse_costs(const struct jctx *c, json_object *o, struct costs *k)
 		"pipe_write_ns", "pipe_read_ns", "unix_send_ns", "unix_recv_ns",
 		"copy_ns_per_kib", "ttwu_ns", "select_ns", "scan_cpu_ns", "ipi_send_ns",
 		"ipi_latency_ns", "poll_wake_ns", "fork_ns", "clone_ns", "exit_ns",
-		"thread_exit_ns", "reap_ns", "smt_speed_pct", "cold_mlp",
+		"thread_exit_ns", "reap_ns", "futex_ns", "nanosleep_ns", "tcp_send_ns", "tcp_recv_ns",
+		"udp_send_ns", "udp_recv_ns", "smt_speed_pct", "cold_mlp",
 		"jitter_pct_x10", NULL };
 	const char *p = "costs.";
 	const u64 max_ns = 100000000;
@@ -448,6 +355,12 @@ static int parse_costs(const struct jctx *c, json_object *o, struct costs *k)
 	COST(exit_ns, 0, max_ns)
 	COST(thread_exit_ns, 0, max_ns)
 	COST(reap_ns, 0, max_ns)
+	COST(futex_ns, 0, max_ns)
+	COST(nanosleep_ns, 0, max_ns)
+	COST(tcp_send_ns, 0, max_ns)
+	COST(tcp_recv_ns, 0, max_ns)
+	COST(udp_send_ns, 0, max_ns)
+	COST(udp_recv_ns, 0, max_ns)
 #undef COST
 	v = k->smt_speed_pct;
 	if (get_u64(c, o, p, "smt_speed_pct", false, 1, 100, &v))

@@ -13,6 +13,7 @@
 
 #include "kern/kernel.h"
 #include "kern/pelt.h"
+#include "kern/timer.h"
 #include "kern/topology.h"
 
 int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
@@ -133,16 +134,30 @@ int sim_run(struct sim *sim, char *err, size_t errlen)
 		case EV_WAKE_ENQUEUE:
 			ttwu_queue_event(sim, ev->ptr);
 			break;
-		case EV_WORKLOAD:
-			sim->this_cpu = -1;
-			sim->wl->ops->timer(sim, sim->wl);
+		case EV_TIMER:
+			timer_handle(sim, ev->ptr);
 			break;
 		}
 	}
 	if (!sim->wl->done) {
-		snprintf(err, errlen,
-			 "deadlock: every task sleeps and nothing can wake them (at %.6f s, %d tasks alive)",
-			 (double)sim->now / 1e9, sim->nr_alive);
+		int off = snprintf(err, errlen,
+				   "deadlock: every task sleeps and nothing can wake them (at %.6f s, "
+				   "%d tasks alive:", (double)sim->now / 1e9, sim->nr_alive);
+		int shown = 0;
+
+		for (int i = 0; i < sim->nr_tasks && off > 0 && (size_t)off < errlen; i++) {
+			const struct task_struct *p = sim->tasks[i];
+
+			if (p->__state == TASK_DEAD)
+				continue;
+			if (++shown > 8) {
+				off += snprintf(err + off, errlen - (size_t)off, " ...");
+				break;
+			}
+			off += snprintf(err + off, errlen - (size_t)off, " %s/%d", p->comm, p->pid);
+		}
+		if (off > 0 && (size_t)off < errlen)
+			snprintf(err + off, errlen - (size_t)off, ")");
 		return -1;
 	}
 	/* Close the per-CPU busy accounting at the end of the run. */

@@ -22,7 +22,7 @@ enum {
 	EV_CPU_TICK,	/* arg = cpu: scheduler tick */
 	EV_CPU_IPI,	/* arg = cpu: an IPI (or a polling CPU's wake) arrives */
 	EV_WAKE_ENQUEUE,/* ptr = task: a direct remote wake-up's enqueue happens */
-	EV_WORKLOAD,	/* ptr = workload: a workload timer */
+	EV_TIMER,	/* ptr = struct sim_timer: an hrtimer fires */
 };
 
 struct workload;
@@ -32,13 +32,16 @@ struct workload_ops {
 	const char *name;
 	/* Create the initial task(s); returns 0 or -1 with err set. */
 	int (*start)(struct sim *sim, struct workload *wl, char *err, size_t errlen);
-	/* A workload event (EV_WORKLOAD) fired. */
-	void (*timer)(struct sim *sim, struct workload *wl);
 	/* Print the benchmark's own output (e.g. "Time: 1.234"). */
 	void (*report)(struct sim *sim, struct workload *wl, FILE *out);
 	/* The benchmark's figure and unit ("s", lower is better). */
 	double (*result)(struct sim *sim, struct workload *wl, const char **unit,
 			 bool *higher_is_better);
+	/*
+	 * After the run: the workload's conservation law (every message sent
+	 * was received, every request answered). Returns 0 or -1 with why.
+	 */
+	int (*check)(struct workload *wl, char *why, size_t len);
 	void (*free)(struct workload *wl);
 };
 

@@ -324,7 +324,7 @@ static void hb_free(struct workload *wl)
 	free(wl);
 }
 
-int hackbench_check(struct workload *wl, char *why, size_t len)
+static int hackbench_check(struct workload *wl, char *why, size_t len)
 {
 	struct hackbench *hb = wl->priv;
 	long long per_task = (long long)hb->loops * hb->fds;
@@ -359,10 +359,11 @@ static const struct workload_ops hackbench_ops = {
 	.start = hb_start,
 	.report = hb_report,
 	.result = hb_result,
+	.check = hackbench_check,
 	.free = hb_free,
 };
 
-static const char hackbench_usage[] =
+const char hackbench_usage[] =
 	"Usage: hackbench [options]   (rt-tests hackbench flags)\n"
 	"  -p, --pipe            send data via pipes (default: AF_UNIX socket pairs)\n"
 	"  -s, --datasize=SIZE   message size in bytes (default 100)\n"

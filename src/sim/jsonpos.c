@@ -1,0 +1,267 @@
+/*
+ * jsonpos.c - walk JSON text with a stack of open containers.
+ */
+#include "jsonpos.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 64
+
+struct frame {
+	bool array;
+	int index;
+	char key[128];
+};
+
+/* Whether the open containers spell path ("a.b[2].c"). */
+static bool frames_are(const struct frame *st, int depth, const char *path)
+{
+	char buf[1024];
+	size_t off = 0;
+
+	for (int d = 0; d < depth && off < sizeof(buf); d++)
+		off += (size_t)(st[d].array
+					? snprintf(buf + off, sizeof(buf) - off, "[%d]", st[d].index)
+					: snprintf(buf + off, sizeof(buf) - off, "%s%s", off ? "." : "",
+						   st[d].key));
+	return off < sizeof(buf) && !strcmp(buf, path);
+}
+
+/* Skip a comment starting at text[i] ('/'); returns the index of its end. */
+static size_t skip_comment(const char *text, size_t len, size_t i, int *line)
+{
+	if (i + 1 < len && text[i + 1] == '/') {
+		while (i < len && text[i] != '\n')
+			i++;
+		return i - 1; /* the newline is counted by the caller */
+	}
+	if (i + 1 < len && text[i + 1] == '*') {
+		for (i += 2; i + 1 < len && !(text[i] == '*' && text[i + 1] == '/'); i++)
+			if (text[i] == '\n')
+				(*line)++;
+		return i + 1;
+	}
+	return i;
+}
+
+/* Skip a string starting at text[i] ('"'); returns the index of its closing quote. */
+static size_t skip_string(const char *text, size_t len, size_t i, int *line)
+{
+	for (i++; i < len && text[i] != '"'; i++) {
+		if (text[i] == '\\')
+			i++;
+		else if (text[i] == '\n')
+			(*line)++;
+	}
+	return i;
+}
+
+int json_path_line(const char *text, size_t len, const char *path)
+{
+	struct frame st[MAX_DEPTH];
+	int depth = 0, line = 1;
+	bool expect_key = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = text[i];
+
+		if (ch == '\n') {
+			line++;
+		} else if (ch == '/') {
+			i = skip_comment(text, len, i, &line);
+		} else if (ch == '"') {
+			size_t start = i + 1;
+
+			i = skip_string(text, len, i, &line);
+			if (depth && !st[depth - 1].array && expect_key) {
+				snprintf(st[depth - 1].key, sizeof(st[depth - 1].key), "%.*s",
+					 (int)(i - start), text + start);
+				expect_key = false;
+				if (frames_are(st, depth, path))
+					return line;
+			}
+		} else if (ch == '{' || ch == '[') {
+			if (depth && st[depth - 1].array && frames_are(st, depth, path))
+				return line;
+			if (depth == MAX_DEPTH)
+				return 0;
+			st[depth].array = ch == '[';
+			st[depth].index = 0;
+			st[depth].key[0] = '\0';
+			depth++;
+			expect_key = ch == '{';
+		} else if (ch == '}' || ch == ']') {
+			if (depth)
+				depth--;
+		} else if (ch == ',' && depth) {
+			if (st[depth - 1].array)
+				st[depth - 1].index++;
+			else
+				expect_key = true;
+		} else if (depth && st[depth - 1].array && ch != ' ' && ch != '\t' && ch != '\r' &&
+			   frames_are(st, depth, path)) {
+			return line; /* a scalar element */
+		}
+	}
+	return 0;
+}
+
+int json_path_line_or_parent(const char *text, size_t len, const char *path)
+{
+	char p[1024];
+	int line;
+
+	snprintf(p, sizeof(p), "%s", path);
+	while (!(line = json_path_line(text, len, p))) {
+		char *cut = strrchr(p, '.'), *br = strrchr(p, '[');
+
+		if (br && (!cut || br > cut))
+			cut = br;
+		if (!cut)
+			break;
+		*cut = '\0';
+	}
+	return line;
+}
+
+struct keyset {
+	char **key;
+	int n, cap;
+	int curid;	/* workgen's per-object counter */
+};
+
+static bool keyset_has(const struct keyset *k, const char *s)
+{
+	for (int i = 0; i < k->n; i++)
+		if (!strcmp(k->key[i], s))
+			return true;
+	return false;
+}
+
+static int keyset_add(struct keyset *k, const char *s, size_t n)
+{
+	if (k->n == k->cap) {
+		int cap = k->cap ? 2 * k->cap : 16;
+		char **nk = realloc(k->key, sizeof(*nk) * (size_t)cap);
+
+		if (!nk)
+			return -1;
+		k->key = nk;
+		k->cap = cap;
+	}
+	k->key[k->n] = strndup(s, n);
+	return k->key[k->n] ? (k->n++, 0) : -1;
+}
+
+static void keyset_clear(struct keyset *k)
+{
+	for (int i = 0; i < k->n; i++)
+		free(k->key[i]);
+	k->n = 0;
+	k->curid = 1;
+}
+
+char *json_unique_keys(const char *text, size_t len, int *renamed)
+{
+	struct keyset st[MAX_DEPTH] = { { 0 } };
+	bool arr[MAX_DEPTH] = { 0 };
+	int depth = 0, line = 1;
+	bool expect_key = false, failed = false;
+	size_t cap = len + 64, olen = 0;
+	char *out = malloc(cap + 1);
+
+	*renamed = 0;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len && !failed; i++) {
+		char ch = text[i];
+		size_t from = i;
+
+		if (ch == '/') {
+			i = skip_comment(text, len, i, &line);
+			if (i >= len)
+				i = len - 1;
+		} else if (ch == '"') {
+			i = skip_string(text, len, i, &line);
+			if (i >= len)
+				i = len - 1;
+			if (depth && !arr[depth - 1] && expect_key && i > from) {
+				struct keyset *k = &st[depth - 1];
+				size_t n = i - from - 1;
+				char name[300];
+
+				expect_key = false;
+				snprintf(name, sizeof(name), "%.*s", (int)(n < 250 ? n : 250), text + from + 1);
+				if (keyset_has(k, name)) {
+					char nk[300];
+
+					snprintf(nk, sizeof(nk), "%s%d", name, k->curid);
+					while (keyset_has(k, nk)) {
+						k->curid++;
+						snprintf(nk, sizeof(nk), "%s%d", name, k->curid);
+					}
+					failed |= keyset_add(k, nk, strlen(nk)) != 0;
+					(*renamed)++;
+					size_t need = olen + strlen(nk) + 2 + (len - i);
+
+					if (need > cap) {
+						char *no = realloc(out, need + 64 + 1);
+
+						if (!no) {
+							failed = true;
+							break;
+						}
+						out = no;
+						cap = need + 64;
+					}
+					olen += (size_t)sprintf(out + olen, "\"%s\"", nk);
+					continue;
+				}
+				failed |= keyset_add(k, name, strlen(name)) != 0;
+			}
+		} else if (ch == '{' || ch == '[') {
+			if (depth == MAX_DEPTH) {
+				failed = true;
+				break;
+			}
+			arr[depth] = ch == '[';
+			keyset_clear(&st[depth]);
+			depth++;
+			expect_key = ch == '{';
+		} else if (ch == '}' || ch == ']') {
+			if (depth)
+				depth--;
+		} else if (ch == ',' && depth && !arr[depth - 1]) {
+			expect_key = true;
+		} else if (ch == '\n') {
+			line++;
+		}
+		size_t n = i - from + 1;
+
+		if (olen + n + (len - i) > cap) {
+			char *no = realloc(out, olen + n + (len - i) + 64 + 1);
+
+			if (!no) {
+				failed = true;
+				break;
+			}
+			out = no;
+			cap = olen + n + (len - i) + 64;
+		}
+		memcpy(out + olen, text + from, n);
+		olen += n;
+	}
+	for (int d = 0; d < MAX_DEPTH; d++) {
+		keyset_clear(&st[d]);
+		free(st[d].key);
+	}
+	if (failed) {
+		free(out);
+		return NULL;
+	}
+	out[olen] = '\0';
+	return out;
+}

@@ -1,0 +1,387 @@
+/*
+ * netperf.c - netperf's TCP_RR and UDP_RR (HewlettPackard/netperf, manual
+ * and nettest_omni's loop), S4's second and third benchmarks.
+ *
+ * Each instance is a netperf process and the netserver child that serves
+ * it (netserver forks one per connection), joined by a loopback TCP
+ * connection or a UDP socket pair. netperf sends a request of the first
+ * -r size and waits for the whole response of the second; one transaction
+ * is outstanding. The test lasts -l seconds from each instance's start (or
+ * -l -N: N transactions), measured by the instance; the rate is its
+ * transactions over its elapsed time, and N concurrent instances (as a
+ * shell loop starts them) are summed, as the manual does. UDP loses
+ * nothing on loopback here (no retransmission is needed).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rr.h"
+
+#define NETPERF_WSS_BYTES (8 * 1024)
+
+enum { C_GO, C_SEND_SYSCALL, C_SEND_DO, C_RECV_SYSCALL, C_RECV_DO, C_DONE };
+
+struct netperf;
+
+struct np_client {
+	struct netperf *np;
+	struct rr_conn *conn;
+	int state;
+	bool slept;
+	u64 remain;
+	unsigned long long trans;
+	u64 start_ns, end_ns;
+};
+
+struct netperf {
+	bool udp;
+	int instances;
+	long long testlen;		/* >0: seconds; <0: transactions */
+	u64 req, resp;
+	struct launcher l;
+	struct wl_child *child;		/* server i at 2i, client i at 2i+1 */
+	struct rr_conn *conn;
+	struct np_client *cl;
+};
+
+const char netperf_usage[] =
+	"Usage: netperf -t TCP_RR|UDP_RR [-l TESTLEN] [-H localhost] [--instances N]\n"
+	"               [-- -r REQ[,RESP]]        (netperf's flags)\n"
+	"  -t TEST     TCP_RR or UDP_RR\n"
+	"  -l TESTLEN  seconds per instance (default 10), or -N for N transactions\n"
+	"  -H HOST     loopback only (localhost, 127.0.0.1, ::1)\n"
+	"  -r REQ,RESP request and response sizes (default 1,1; one value sets both;\n"
+	"              K/M/G suffixes are 2^10..2^30, k/m/g 10^3..10^9)\n"
+	"  --instances N   N concurrent netperf/netserver pairs, as a shell loop\n"
+	"              starts them (wakesim; default 1); their rates are summed\n";
+
+static void run(struct step *out, u64 ns)
+{
+	out->kind = STEP_RUN;
+	out->work_ns = ns;
+	out->kernel = true;
+}
+
+static bool instance_done(struct sim *sim, const struct np_client *c)
+{
+	const struct netperf *np = c->np;
+
+	if (np->testlen > 0)
+		return sim->now - c->start_ns >= (u64)np->testlen * NSEC_PER_SEC;
+	return c->trans >= (unsigned long long)-np->testlen;
+}
+
+static void client_step(struct sim *sim, struct task_struct *p, struct step *out)
+{
+	struct np_client *c = p->prog;
+	struct rr_conn *conn = c->conn;
+	bool blocked;
+
+	for (;;) {
+		switch (c->state) {
+		case C_GO:
+			c->start_ns = sim->now;
+			c->state = C_SEND_SYSCALL;
+			continue;
+		case C_SEND_SYSCALL:
+			if (instance_done(sim, c)) {
+				c->end_ns = sim->now;
+				chan_close(sim, &conn->c2s);
+				c->state = C_DONE;
+				continue;
+			}
+			conn->req_len = c->np->req;
+			conn->resp_len = c->np->resp;
+			c->remain = c->np->req;
+			run(out, chan_write_cost(sim, &conn->c2s));
+			c->state = C_SEND_DO;
+			return;
+		case C_SEND_DO:
+			c->remain -= chan_write(sim, &conn->c2s, p, c->remain, c->slept, &blocked);
+			if (blocked) {
+				c->slept = true;
+				out->kind = STEP_BLOCK;
+				return;
+			}
+			c->slept = false;
+			if (c->remain) {
+				run(out, chan_write_cost(sim, &conn->c2s));
+				return;
+			}
+			c->remain = c->np->resp;
+			c->state = C_RECV_SYSCALL;
+			continue;
+		case C_RECV_SYSCALL:
+			run(out, chan_read_cost(sim, &conn->s2c));
+			c->state = C_RECV_DO;
+			return;
+		case C_RECV_DO: {
+			u64 n = chan_read(sim, &conn->s2c, p, c->remain, c->slept, &blocked);
+
+			if (blocked) {
+				c->slept = true;
+				out->kind = STEP_BLOCK;
+				return;
+			}
+			c->slept = false;
+			c->remain -= n;
+			if (c->remain) {
+				c->state = C_RECV_SYSCALL;
+				continue;
+			}
+			c->trans++;
+			c->state = C_SEND_SYSCALL;
+			continue;
+		}
+		case C_DONE:
+			launcher_child_exit(sim, &c->np->l);
+			out->kind = STEP_EXIT;
+			return;
+		}
+	}
+}
+
+static int np_start(struct sim *sim, struct workload *wl, char *err, size_t errlen)
+{
+	struct netperf *np = wl->priv;
+
+	for (int i = 0; i < np->instances; i++) {
+		np->child[2 * i] = (struct wl_child){ .comm = "netserver", .fn = rr_server_step,
+						      .prog = &np->conn[i],
+						      .wss_bytes = NETPERF_WSS_BYTES };
+		np->child[2 * i + 1] = (struct wl_child){ .comm = "netperf", .fn = client_step,
+							  .prog = &np->cl[i],
+							  .wss_bytes = NETPERF_WSS_BYTES };
+	}
+	return launcher_start(sim, &np->l, "sh", err, errlen);
+}
+
+static double np_rate(const struct np_client *c)
+{
+	u64 el = c->end_ns - c->start_ns;
+
+	return el ? (double)c->trans * 1e9 / (double)el : 0;
+}
+
+static void np_report(struct sim *sim, struct workload *wl, FILE *out)
+{
+	struct netperf *np = wl->priv;
+	double sum = 0;
+
+	(void)sim;
+	fprintf(out, "MIGRATED %s REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET "
+		     "to localhost () port 0 AF_INET\n",
+		np->udp ? "UDP" : "TCP");
+	fprintf(out, "Local /Remote\nSocket Size   Request  Resp.   Elapsed  Trans.\n"
+		     "Send   Recv   Size     Size    Time     Rate\n"
+		     "bytes  Bytes  bytes    bytes   secs.    per sec\n\n");
+	for (int i = 0; i < np->instances; i++) {
+		const struct np_client *c = &np->cl[i];
+
+		sum += np_rate(c);
+		if (i < 8)
+			fprintf(out, "%-6d %-6d %-8llu %-7llu %-8.2f %.2f\n",
+				np->udp ? 212992 : 16384, np->udp ? 212992 : 131072,
+				(unsigned long long)np->req, (unsigned long long)np->resp,
+				(double)(c->end_ns - c->start_ns) / 1e9, np_rate(c));
+	}
+	if (np->instances > 8)
+		fprintf(out, "(%d more instances)\n", np->instances - 8);
+	fprintf(out, "\n%d instance%s, sum of Trans. Rate per sec: %.2f\n", np->instances,
+		np->instances > 1 ? "s" : "", sum);
+}
+
+static double np_result(struct sim *sim, struct workload *wl, const char **unit, bool *hib)
+{
+	struct netperf *np = wl->priv;
+	double sum = 0;
+
+	(void)sim;
+	for (int i = 0; i < np->instances; i++)
+		sum += np_rate(&np->cl[i]);
+	*unit = "trans/s";
+	*hib = true;
+	return sum;
+}
+
+static int np_check(struct workload *wl, char *why, size_t len)
+{
+	struct netperf *np = wl->priv;
+
+	for (int i = 0; i < np->instances; i++)
+		if (np->conn[i].served != np->cl[i].trans) {
+			snprintf(why, len, "instance %d: %llu responses served, %llu received", i,
+				 np->conn[i].served, np->cl[i].trans);
+			return -1;
+		}
+	return 0;
+}
+
+static void np_free(struct workload *wl)
+{
+	struct netperf *np = wl->priv;
+
+	if (np) {
+		for (int i = 0; np->conn && i < np->instances; i++)
+			rr_conn_free(&np->conn[i]);
+		launcher_free(&np->l);
+		free(np->child);
+		free(np->conn);
+		free(np->cl);
+		free(np);
+	}
+	free(wl);
+}
+
+static const struct workload_ops netperf_ops = {
+	.name = "netperf",
+	.start = np_start,
+	.report = np_report,
+	.result = np_result,
+	.check = np_check,
+	.free = np_free,
+};
+
+/* netperf's size syntax: K/M/G = 2^10.., k/m/g = 10^3.. */
+static int parse_size(const char *s, const char **end, u64 *out)
+{
+	char *e;
+	unsigned long long v = strtoull(s, &e, 10);
+
+	if (e == s || *s == '-')
+		return -1;
+	switch (*e) {
+	case 'K': v <<= 10; e++; break;
+	case 'M': v <<= 20; e++; break;
+	case 'G': v <<= 30; e++; break;
+	case 'k': v *= 1000; e++; break;
+	case 'm': v *= 1000000; e++; break;
+	case 'g': v *= 1000000000; e++; break;
+	}
+	if (v < 1 || v > (64 << 20))
+		return -1;
+	*out = v;
+	*end = e;
+	return 0;
+}
+
+struct workload *netperf_create(int argc, char **argv, bool *help, char *err, size_t errlen)
+{
+	static const struct option longopts[] = {
+		{ "instances", required_argument, NULL, 'I' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *test = NULL, *tool = "netperf";
+	long long testlen = 10;
+	long instances = 1, v;
+	u64 req = 1, resp = 1;
+	int c;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":t:l:H:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			test = optarg;
+			break;
+		case 'l':
+			if (wl_parse_long(tool, "-l", optarg, -1000000000L, 100000, &v, err, errlen))
+				return NULL;
+			if (!v) {
+				snprintf(err, errlen, "netperf: -l 0 is no test");
+				return NULL;
+			}
+			testlen = v;
+			break;
+		case 'H':
+			if (strcmp(optarg, "localhost") && strcmp(optarg, "127.0.0.1") &&
+			    strcmp(optarg, "::1")) {
+				snprintf(err, errlen, "netperf: -H %s: only loopback is simulated", optarg);
+				return NULL;
+			}
+			break;
+		case 'I':
+			if (wl_parse_long(tool, "--instances", optarg, 1, 8192, &instances, err, errlen))
+				return NULL;
+			break;
+		case 'h':
+			*help = true;
+			snprintf(err, errlen, "%s", netperf_usage);
+			return NULL;
+		case ':':
+			snprintf(err, errlen, "netperf: option %s needs a value", argv[optind - 1]);
+			return NULL;
+		default:
+			wl_bad_option(tool, argc, argv, err, errlen);
+			return NULL;
+		}
+	}
+	/* Test-specific options, after "--". */
+	for (int i = optind; i < argc; i++) {
+		if (!strcmp(argv[i], "-r") && i + 1 < argc) {
+			const char *s = argv[++i], *e = s;
+
+			if (*s != ',' && parse_size(s, &e, &req))
+				goto bad_r;
+			if (*e == ',') {
+				if (e[1] && parse_size(e + 1, &e, &resp))
+					goto bad_r;
+				else if (!e[1])
+					e++;
+			} else if (s != e) {
+				resp = req; /* one value sets both */
+			}
+			if (*e)
+				goto bad_r;
+			continue;
+bad_r:
+			snprintf(err, errlen, "netperf: -r \"%s\": expected REQ[,RESP] sizes of 1 byte to 64M",
+				 s);
+			return NULL;
+		}
+		snprintf(err, errlen, "netperf: test-specific option \"%s\" is not simulated (only -r)",
+			 argv[i]);
+		return NULL;
+	}
+	if (!test || (strcmp(test, "TCP_RR") && strcmp(test, "UDP_RR"))) {
+		snprintf(err, errlen, "netperf: -t %s: only TCP_RR and UDP_RR are simulated",
+			 test ? test : "(missing)");
+		return NULL;
+	}
+	if (!strcmp(test, "UDP_RR") && testlen < 0) {
+		snprintf(err, errlen, "netperf: UDP tests can only be timed (-l must be positive)");
+		return NULL;
+	}
+
+	struct workload *wl = calloc(1, sizeof(*wl));
+	struct netperf *np = calloc(1, sizeof(*np));
+
+	if (!wl || !np) {
+		free(wl);
+		free(np);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	wl->ops = &netperf_ops;
+	wl->priv = np;
+	np->udp = !strcmp(test, "UDP_RR");
+	np->instances = (int)instances;
+	np->testlen = testlen;
+	np->req = req;
+	np->resp = resp;
+	np->child = calloc(2 * (size_t)instances, sizeof(*np->child));
+	np->conn = calloc((size_t)instances, sizeof(*np->conn));
+	np->cl = calloc((size_t)instances, sizeof(*np->cl));
+	if (!np->child || !np->conn || !np->cl) {
+		np_free(wl);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	launcher_init(&np->l, wl, np->child, 2 * np->instances);
+	for (int i = 0; i < np->instances; i++) {
+		rr_conn_init(&np->conn[i], np->udp ? CHAN_UDP : CHAN_TCP, &np->l);
+		np->cl[i] = (struct np_client){ .np = np, .conn = &np->conn[i] };
+	}
+	return wl;
+}

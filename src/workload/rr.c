@@ -1,0 +1,113 @@
+/*
+ * rr.c - the server side of a request/response connection.
+ */
+#include "rr.h"
+
+enum { S_RECV_SYSCALL, S_RECV_DO, S_HOOK, S_WORK, S_SEND_SYSCALL, S_SEND_DO };
+
+void rr_conn_init(struct rr_conn *c, enum chan_kind kind, struct launcher *l)
+{
+	*c = (struct rr_conn){ .l = l };
+	chan_init(&c->c2s, kind);
+	chan_init(&c->s2c, kind);
+}
+
+void rr_conn_free(struct rr_conn *c)
+{
+	chan_free(&c->c2s);
+	chan_free(&c->s2c);
+}
+
+static void run(struct step *out, u64 ns)
+{
+	out->kind = STEP_RUN;
+	out->work_ns = ns;
+	out->kernel = true;
+}
+
+void rr_server_step(struct sim *sim, struct task_struct *p, struct step *out)
+{
+	struct rr_conn *c = p->prog;
+	bool blocked;
+
+	for (;;) {
+		if (p->killed) {
+			if (c->l)
+				launcher_child_exit(sim, c->l);
+			out->kind = STEP_EXIT;
+			return;
+		}
+		switch (c->state) {
+		case S_RECV_SYSCALL:
+			run(out, chan_read_cost(sim, &c->c2s));
+			c->state = S_RECV_DO;
+			return;
+		case S_RECV_DO: {
+			/* A request's size is known once its first bytes are queued:
+			 * read it at each attempt, not before sleeping. */
+			u64 left = c->req_len - c->got;
+			u64 want = !c->got && c->hdr_len && c->hdr_len < left ? c->hdr_len : left;
+			u64 n = chan_read(sim, &c->c2s, p, want, c->slept, &blocked);
+
+			if (blocked) {
+				c->slept = true;
+				out->kind = STEP_BLOCK;
+				return;
+			}
+			c->slept = false;
+			if (!n && chan_eof(&c->c2s)) {
+				/* The client closed the connection: the server exits. */
+				chan_close(sim, &c->s2c);
+				p->killed = true;
+				continue;
+			}
+			c->got += n;
+			c->state = c->got < c->req_len ? S_RECV_SYSCALL : S_HOOK;
+			if (c->state == S_HOOK)
+				c->got = 0;
+			continue;
+		}
+		case S_HOOK:
+			if (c->hook && c->hook(sim, c, p)) {
+				out->kind = STEP_BLOCK;
+				return;
+			}
+			c->state = S_WORK;
+			if (c->server_work_ns) {
+				out->kind = STEP_RUN;
+				out->work_ns = c->server_work_ns;
+				out->kernel = false;
+				return;
+			}
+			continue;
+		case S_WORK:
+			if (c->unhook)
+				c->unhook(sim, c, p);
+			c->remain = c->resp_len;
+			c->state = S_SEND_SYSCALL;
+			continue;
+		case S_SEND_SYSCALL:
+			run(out, chan_write_cost(sim, &c->s2c));
+			c->state = S_SEND_DO;
+			return;
+		case S_SEND_DO: {
+			u64 n = chan_write(sim, &c->s2c, p, c->remain, c->slept, &blocked);
+
+			c->remain -= n;
+			if (blocked) {
+				c->slept = true;
+				out->kind = STEP_BLOCK;
+				return;
+			}
+			c->slept = false;
+			if (c->remain) {
+				c->state = S_SEND_SYSCALL;
+				continue;
+			}
+			c->served++;
+			c->state = S_RECV_SYSCALL;
+			continue;
+		}
+		}
+	}
+}
