@@ -264,6 +264,8 @@ int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "wakesim compare: load %s, %s side, seed %llu: %s\n",
 				lv[j / runs / 2].label, (j / runs) % 2 ? "test" : "base",
 				(unsigned long long)seeds[j], out[j].err);
+			if (out[j].bad_input)
+				ret = EXIT_USAGE;
 			goto done;
 		}
 	if (out_open(&ob)) {

@@ -97,7 +97,7 @@ int cmd_run(int argc, char **argv)
 		free(report);
 		fprintf(stderr, "wakesim run: %s\n", rep ? res.err : "out of memory");
 		machine_free(&m);
-		return 1;
+		return rep && res.bad_input ? EXIT_USAGE : 1;
 	}
 	fclose(rep);
 	join_args(spec.argc, spec.argv, cmdline, sizeof(cmdline));

@@ -33,7 +33,10 @@ int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out,
 		return -1;
 	}
 	sim_set_workload(&sim, wl);
-	if (sim_run(&sim, out->err, sizeof(out->err))) {
+	int r = sim_run(&sim, out->err, sizeof(out->err));
+
+	if (r) {
+		out->bad_input = r == -2;
 		sim_free(&sim);
 		return -1;
 	}

@@ -24,6 +24,7 @@ struct run_spec {
 
 struct run_outcome {
 	int ok;			/* 1 if the run finished */
+	bool bad_input;		/* it failed because the workload does not fit the machine */
 	double result;		/* the benchmark's figure */
 	char unit[16];
 	bool higher_is_better;
@@ -33,7 +34,8 @@ struct run_outcome {
 
 /*
  * Run spec with seed; the workload's own report goes to report (may be
- * NULL). Returns 0, or -1 with outcome->err.
+ * NULL). Returns 0, or -1 with outcome->err (outcome->bad_input set when
+ * the workload's input does not fit the machine: exit status 2).
  */
 int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out, FILE *report);
 

@@ -29,6 +29,8 @@ static u64 fetch_cost(const struct machine *m, const struct cacheline *l, int cp
 
 u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu)
 {
+	if (cpu < 0)
+		return 0; /* the workload's own clock, outside every CPU */
 	if (cpumask_test_cpu(cpu, &l->holders))
 		return m->costs.c2c_ns[C2C_LOCAL];
 	u64 ns = fetch_cost(m, l, cpu);
@@ -42,6 +44,8 @@ u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu)
 {
 	u64 ns;
 
+	if (cpu < 0)
+		return 0; /* the workload's own clock, outside every CPU */
 	if (l->owner == cpu && l->nr_holders == 1)
 		return m->costs.c2c_ns[C2C_LOCAL];
 	/* Fetch from the owner, or invalidate the readers of our own line. */

@@ -25,10 +25,13 @@ struct cacheline {
 /* A line nobody has touched: the first access costs a memory fetch. */
 void cacheline_init(struct cacheline *l);
 
-/* Cost in ns for cpu to read l (latency, charged by the caller). */
+/*
+ * Cost in ns for cpu to read l (latency, charged by the caller). cpu -1
+ * (code run from the workload's clock, on no CPU) costs and changes nothing.
+ */
 u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu);
 
-/* Cost in ns for cpu to write l; it becomes the only holder. */
+/* Cost in ns for cpu to write l; it becomes the only holder (cpu -1: 0). */
 u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu);
 
 #endif

@@ -106,7 +106,7 @@ int sim_run(struct sim *sim, char *err, size_t errlen)
 	struct event *ev;
 
 	if (sim->wl->ops->start(sim, sim->wl, err, errlen))
-		return -1;
+		return -2;
 	while (!sim->wl->done && (ev = evq_pop(&sim->evq))) {
 		if (ev->time < sim->now) {
 			snprintf(err, errlen, "internal error: time went back from %llu to %llu",

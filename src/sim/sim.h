@@ -114,7 +114,11 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	     char *err, size_t errlen);
 void sim_free(struct sim *sim);
 void sim_set_workload(struct sim *sim, struct workload *wl);
-/* Run until the workload is done (or max_sim_ns). Returns 0, or -1 with err. */
+/*
+ * Run until the workload is done (or max_sim_ns). Returns 0, -1 with err
+ * when the run fails, or -2 when the workload cannot start on this
+ * machine (its input names CPUs it lacks, ...).
+ */
 int sim_run(struct sim *sim, char *err, size_t errlen);
 
 /* Default tunables for a machine of nr_cpus CPUs (mainline values). */

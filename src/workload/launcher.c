@@ -32,7 +32,9 @@ static void window_timer_fn(struct sim *sim, struct sim_timer *t)
 {
 	struct launcher *l = t->data;
 
-	if (!l->window_start_ns) {
+	if (!l->window_opened) {
+		/* Time 0 is a valid start on a machine where nothing costs. */
+		l->window_opened = true;
 		l->window_start_ns = sim->now;
 		if (l->on_window_open)
 			l->on_window_open(sim, l);
@@ -42,6 +44,7 @@ static void window_timer_fn(struct sim *sim, struct sim_timer *t)
 		}
 	}
 	l->window_end_ns = sim->now;
+	l->window_closed = true;
 	if (l->on_window_close)
 		l->on_window_close(sim, l);
 	if (l->kill_at_end)
@@ -59,6 +62,7 @@ static void start_window(struct sim *sim, struct launcher *l)
 	if (l->warmup_ns || l->window_ns)
 		timer_arm(sim, &l->window_timer, -1, sim->now + l->warmup_ns);
 	else {
+		l->window_opened = true;
 		l->window_start_ns = sim->now;
 		if (l->on_window_open)
 			l->on_window_open(sim, l);

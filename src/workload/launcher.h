@@ -36,6 +36,7 @@ struct launcher {
 	u64 window_ns;			/* measurement length; 0: until children exit */
 	u64 warmup_ns;			/* before the window opens */
 	u64 start_ns, window_start_ns, window_end_ns;
+	bool window_opened, window_closed;
 	/* Called at go (start_ns), when the window opens and when it closes. */
 	void (*on_start)(struct sim *sim, struct launcher *l);
 	void (*on_window_open)(struct sim *sim, struct launcher *l);

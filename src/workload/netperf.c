@@ -39,6 +39,7 @@ struct netperf {
 	int instances;
 	long long testlen;		/* >0: seconds; <0: transactions */
 	u64 req, resp;
+	int lcpu, rcpu;			/* -T: netperf's and netserver's CPU, or -1 */
 	struct launcher l;
 	struct wl_child *child;		/* server i at 2i, client i at 2i+1 */
 	struct rr_conn *conn;
@@ -46,11 +47,12 @@ struct netperf {
 };
 
 const char netperf_usage[] =
-	"Usage: netperf -t TCP_RR|UDP_RR [-l TESTLEN] [-H localhost] [--instances N]\n"
+	"Usage: netperf -t TCP_RR|UDP_RR [-l TESTLEN] [-H localhost] [-T L,R] [--instances N]\n"
 	"               [-- -r REQ[,RESP]]        (netperf's flags)\n"
 	"  -t TEST     TCP_RR or UDP_RR\n"
 	"  -l TESTLEN  seconds per instance (default 10), or -N for N transactions\n"
 	"  -H HOST     loopback only (localhost, 127.0.0.1, ::1)\n"
+	"  -T L[,R]    bind netperf to CPU L and netserver to CPU R (default: R = L)\n"
 	"  -r REQ,RESP request and response sizes (default 1,1; one value sets both;\n"
 	"              K/M/G suffixes are 2^10..2^30, k/m/g 10^3..10^9)\n"
 	"  --instances N   N concurrent netperf/netserver pairs, as a shell loop\n"
@@ -146,13 +148,27 @@ static int np_start(struct sim *sim, struct workload *wl, char *err, size_t errl
 {
 	struct netperf *np = wl->priv;
 
+	int nr = sim->m->topo.nr_cpus;
+
+	if (np->lcpu >= nr || np->rcpu >= nr) {
+		snprintf(err, errlen, "netperf: -T %d,%d: this machine has CPUs 0-%d", np->lcpu,
+			 np->rcpu, nr - 1);
+		return -1;
+	}
 	for (int i = 0; i < np->instances; i++) {
-		np->child[2 * i] = (struct wl_child){ .comm = "netserver", .fn = rr_server_step,
-						      .prog = &np->conn[i],
-						      .wss_bytes = NETPERF_WSS_BYTES };
-		np->child[2 * i + 1] = (struct wl_child){ .comm = "netperf", .fn = client_step,
-							  .prog = &np->cl[i],
-							  .wss_bytes = NETPERF_WSS_BYTES };
+		struct wl_child *srv = &np->child[2 * i], *cli = &np->child[2 * i + 1];
+
+		*srv = (struct wl_child){ .comm = "netserver", .fn = rr_server_step,
+					  .prog = &np->conn[i], .wss_bytes = NETPERF_WSS_BYTES };
+		*cli = (struct wl_child){ .comm = "netperf", .fn = client_step, .prog = &np->cl[i],
+					  .wss_bytes = NETPERF_WSS_BYTES };
+		if (np->lcpu >= 0) {
+			cli->pinned = srv->pinned = true;
+			cpumask_clear(&cli->affinity);
+			cpumask_clear(&srv->affinity);
+			cpumask_set_cpu(np->lcpu, &cli->affinity);
+			cpumask_set_cpu(np->rcpu, &srv->affinity);
+		}
 	}
 	return launcher_start(sim, &np->l, "sh", err, errlen);
 }
@@ -275,12 +291,13 @@ struct workload *netperf_create(int argc, char **argv, bool *help, char *err, si
 	const char *test = NULL, *tool = "netperf";
 	long long testlen = 10;
 	long instances = 1, v;
+	int lcpu = -1, rcpu = -1;
 	u64 req = 1, resp = 1;
 	int c;
 
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, ":t:l:H:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:l:H:T:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			test = optarg;
@@ -301,6 +318,24 @@ struct workload *netperf_create(int argc, char **argv, bool *help, char *err, si
 				return NULL;
 			}
 			break;
+		case 'T': {
+			char *end;
+			long a = strtol(optarg, &end, 10), b = a;
+
+			if (end != optarg && *end == ',' && end[1]) {
+				char *e2;
+
+				b = strtol(end + 1, &e2, 10);
+				end = e2;
+			}
+			if (end == optarg || *end || a < 0 || b < 0 || a >= 4096 || b >= 4096) {
+				snprintf(err, errlen, "netperf: -T \"%s\": expected CPU numbers L[,R]", optarg);
+				return NULL;
+			}
+			lcpu = (int)a;
+			rcpu = (int)b;
+			break;
+		}
 		case 'I':
 			if (wl_parse_long(tool, "--instances", optarg, 1, 8192, &instances, err, errlen))
 				return NULL;
@@ -370,6 +405,8 @@ bad_r:
 	np->testlen = testlen;
 	np->req = req;
 	np->resp = resp;
+	np->lcpu = lcpu;
+	np->rcpu = rcpu;
 	np->child = calloc(2 * (size_t)instances, sizeof(*np->child));
 	np->conn = calloc((size_t)instances, sizeof(*np->conn));
 	np->cl = calloc((size_t)instances, sizeof(*np->cl));

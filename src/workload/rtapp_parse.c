@@ -626,15 +626,15 @@ int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 		fail(&c, "tasks", "every thread has \"instance\": 0");
 		goto out;
 	}
-	bool forever = false;
+	for (int t = 0; t < f->ntask && f->duration_s < 0; t++)
+		if (f->task[t].instance && f->task[t].loop < 0) {
+			char p[600];
 
-	for (int t = 0; t < f->ntask; t++)
-		forever |= f->task[t].instance && f->task[t].loop < 0;
-	if (forever && f->duration_s < 0) {
-		fail(&c, "global.duration", "a thread loops forever and the run has no duration: "
-					    "a simulation must end (set global.duration)");
-		goto out;
-	}
+			snprintf(p, sizeof(p), "tasks.%s", f->task[t].name);
+			fail(&c, p, "loops forever (no \"loop\", or -1) and global has no "
+				    "\"duration\": a simulation must end");
+			goto out;
+		}
 	if (renamed) {
 		size_t off = strlen(f->notes);
 

@@ -33,6 +33,7 @@
 
 #include "ipc/futex.h"
 #include "launcher.h"
+#include "schbench.h"
 
 /*
  * One multiply-add of the naive matrix product (ns, x1000): measured on
@@ -44,10 +45,9 @@
 #define SCH_BATCH 128		/* RPS mode: max pending per worker */
 #define SCH_GTOD_NS 30		/* gettimeofday() through the vDSO */
 
-#define PLAT_BITS 8
-#define PLAT_VAL (1 << PLAT_BITS)
-#define PLAT_GROUP_NR 19
-#define PLAT_NR (PLAT_GROUP_NR * PLAT_VAL)
+#define PLAT_BITS SCH_PLAT_BITS
+#define PLAT_VAL SCH_PLAT_VAL
+#define PLAT_NR SCH_PLAT_NR
 
 enum { FUTEX_BLOCKED_S = 0, FUTEX_RUNNING_S = 1 };
 
@@ -155,7 +155,7 @@ const char schbench_usage[] =
 
 /* ---- fio's histogram (plat_val_to_idx / plat_idx_to_val), our code ---- */
 
-static unsigned int val_to_idx(unsigned int val)
+unsigned int schbench_plat_index(unsigned int val)
 {
 	unsigned int msb = val ? 31u - (unsigned int)__builtin_clz(val) : 0;
 
@@ -168,7 +168,7 @@ static unsigned int val_to_idx(unsigned int val)
 	return idx < PLAT_NR - 1 ? idx : PLAT_NR - 1;
 }
 
-static unsigned int idx_to_val(unsigned int idx)
+unsigned int schbench_plat_value(unsigned int idx)
 {
 	if (idx < (PLAT_VAL << 1))
 		return idx;
@@ -186,7 +186,7 @@ static void add_lat(struct sch_stats *st, unsigned int us)
 		st->max = us;
 	if (!st->min || us < st->min)
 		st->min = us;
-	st->plat[val_to_idx(us)]++;
+	st->plat[schbench_plat_index(us)]++;
 	st->nr_samples++;
 }
 
@@ -202,15 +202,8 @@ static void combine(struct sch_stats *d, const struct sch_stats *s)
 }
 
 static const double plist[] = { 20.0, 50.0, 90.0, 99.0, 99.9 };
-#define NPLIST 5
+#define NPLIST SCH_NPLIST
 
-/*
- * The percentile walk: the value of the first bucket at which the running
- * count reaches p% of the samples, for each p in order; counts are the
- * samples between consecutive percentiles.
- */
-int schbench_percentiles(const unsigned int *plat, unsigned long long nr, unsigned int *val,
-			 unsigned long long *cnt);
 int schbench_percentiles(const unsigned int *plat, unsigned long long nr, unsigned int *val,
 			 unsigned long long *cnt)
 {
@@ -222,7 +215,7 @@ int schbench_percentiles(const unsigned int *plat, unsigned long long nr, unsign
 	for (int i = 0; i < PLAT_NR && j < NPLIST; i++) {
 		sum += plat[i];
 		while (j < NPLIST && (double)sum >= plist[j] / 100.0 * (double)nr) {
-			val[j] = idx_to_val((unsigned int)i);
+			val[j] = schbench_plat_value((unsigned int)i);
 			cnt[j] = sum;
 			j++;
 		}

@@ -382,7 +382,7 @@ static int tb_check(struct workload *wl, char *why, size_t len)
 			return -1;
 		}
 	}
-	if (!tb->l.window_end_ns) {
+	if (!tb->l.window_closed) {
 		snprintf(why, len, "the measurement window never closed");
 		return -1;
 	}

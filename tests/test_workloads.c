@@ -1,0 +1,355 @@
+/*
+ * test_workloads.c - the seeds' benchmarks: each conserves its requests
+ * (the workload's own check, run after every simulation), and its result
+ * is computed as the real tool computes it, checked on tiny runs on
+ * tests/data/ideal-{1,2}cpu.json, where only syscalls cost (writes
+ * 1000 ns, reads 500 ns) so every figure follows by hand.
+ */
+#include "testutil.h"
+
+#include "workload/loadfile.h"
+#include "workload/schbench.h"
+#include "workload/workload.h"
+
+#define IDEAL1 "tests/data/ideal-1cpu.json"
+#define IDEAL2 "tests/data/ideal-2cpu.json"
+
+static char out[1 << 16];
+static char dir[] = "/tmp/wakesim-wl-XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+	return 0;
+}
+
+/* `wakesim run` must succeed (which includes the conservation check). */
+static void run(const char *machine, const char *workload)
+{
+	int st = tu_sh(out, sizeof(out), "%s run --machine %s -- %s", tu_wakesim(), machine, workload);
+
+	if (st) {
+		print_error("%s on %s: status %d\n%s\n", workload, machine, st, out);
+		fail();
+	}
+}
+
+static double number_after(const char *key)
+{
+	const char *at = strstr(out, key);
+	double v;
+
+	if (!at || sscanf(at + strlen(key), "%lf", &v) != 1) {
+		print_error("no \"%s\" in:\n%s\n", key, out);
+		fail();
+	}
+	return v;
+}
+
+static void expect_near(double got, double want, double rel, const char *what)
+{
+	if (fabs(got - want) > rel * fabs(want)) {
+		print_error("%s: got %.3f, expected %.3f (within %.2f%%)\n%s\n", what, got, want,
+			    rel * 100, out);
+		fail();
+	}
+}
+
+static void test_netperf(void **state)
+{
+	(void)state;
+	/*
+	 * Client on CPU 0, server on CPU 1: the client's send (1000) queues the
+	 * request, its recv syscall (500) ends before the server's send (1000)
+	 * answers, and the server's next recv (500) ends before the next
+	 * request: one transaction per 2000 ns, 500000 per second.
+	 */
+	run(IDEAL2, "netperf -t TCP_RR -T 0,1 -l -1000");
+	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-9, "TCP_RR -T 0,1");
+	/* One CPU does all four syscalls in turn: 3000 ns, 333333.33/s. */
+	run(IDEAL2, "netperf -t TCP_RR -T 0,0 -l -1000");
+	expect_near(number_after("sum of Trans. Rate per sec:"), 1e9 / 3000, 1e-6, "TCP_RR -T 0,0");
+	/* UDP_RR is timed only; the same costs give the same rate. */
+	run(IDEAL2, "netperf -t UDP_RR -T 0,1 -l 1");
+	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "UDP_RR");
+	/* Concurrent instances are summed; every request was answered. */
+	run("kunpeng920-48", "netperf -t TCP_RR -l 1 --instances 4 -- -r 64,1K");
+	assert_non_null(strstr(out, "4 instances, sum of Trans. Rate per sec:"));
+	assert_true(number_after("sum of Trans. Rate per sec:") > 0);
+}
+
+static void test_context_switch1(void **state)
+{
+	(void)state;
+	/*
+	 * A task and its partner on one CPU: write (1000) + read syscall (500)
+	 * by each per round trip = 3000 ns for 2 ops: 666666.7 ops/s. A 10 ms
+	 * sample holds 3333 or 3334 round trips; the two measured samples
+	 * average within 2 ops of the exact figure (0.03%).
+	 */
+	run(IDEAL1, "context_switch1 -t 1 -s 2 --sample-ms 10");
+	expect_near(number_after("average:"), 2e9 / 3000, 3e-4, "context_switch1 -t 1");
+	/* 6 warm-up lines, the word measurement, then 2 measured ones. */
+	assert_non_null(strstr(out, "warmup\nmin:"));
+	/* Two tasks, each bound to its own core: twice the rate. */
+	run(IDEAL2, "context_switch1_threads -t 2 -s 2 --sample-ms 10");
+	expect_near(number_after("average:"), 4e9 / 3000, 3e-4, "context_switch1 -t 2");
+	/* -n: no binding; more tasks than CPUs; processes. */
+	run("kunpeng920-48", "context_switch1_processes -t 30 -s 1 --sample-ms 5 -n");
+	run("kunpeng920-48", "context_switch1 -t 30 -s 1 --sample-ms 5 -m");
+}
+
+static void test_tbench(void **state)
+{
+	(void)state;
+	char lf[300];
+
+	/*
+	 * A load file of WriteX 1000 and ReadX 3000 on one CPU: per operation
+	 * the client's work (1000), send (1000), header and body reads (500 +
+	 * 500), and the server's body read (500), reply (1000) and next header
+	 * read (500): 5000 ns. In 0.1 s: 10000 WriteX and 9999 or 10000 ReadX,
+	 * 39.997-40 MB: 399.97-400 MB/s.
+	 */
+	snprintf(lf, sizeof(lf), "%s/load.txt", dir);
+	FILE *f = fopen(lf, "w");
+
+	assert_non_null(f);
+	fprintf(f, "# a comment\nWriteX 1 0 1000 1000 NT_STATUS_OK\n\nReadX 1 0 3000 3000 NT_STATUS_OK\n");
+	fclose(f);
+	snprintf(out, sizeof(out), "tbench -t 0.1 --warmup 0 --loadfile %s 1", lf);
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "%s", out);
+	run(IDEAL1, cmd);
+	expect_near(number_after("Throughput"), 399.985, 4e-5, "tbench MB/sec");
+	assert_non_null(strstr(out, "1 clients  1 procs  max_latency=0.005 ms"));
+	/* Sleep lines sleep; Deltree sends nothing; timestamps pace the pass. */
+	f = fopen(lf, "w");
+	fprintf(f, "Deltree \"\\clients\\client1\" NT_STATUS_OK\nSleep 1000 NT_STATUS_OK\n"
+		   "WriteX 1 0 1000 1000 NT_STATUS_OK\n");
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "tbench -t 0.1 --warmup 0 -c %s 1", lf);
+	run(IDEAL1, cmd);
+	/* 1000 us + 50 us slack of sleep plus 5 us of WriteX per pass: 95 passes. */
+	expect_near(number_after("Throughput"), 0.95, 0.02, "tbench with Sleep");
+	/* mmtests' form, and the real load file where the dbench package is. */
+	if (!access(LOADFILE_DEFAULT, R_OK)) {
+		run("kunpeng920-48", "tbench -t 0.05 --show-execute-time 4 127.0.0.1");
+		assert_non_null(strstr(out, "4 clients  4 procs"));
+		assert_true(number_after("Throughput") > 0);
+	}
+}
+
+static void test_tbench_bad_loadfiles(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *needle;
+		int line;
+	} bad[] = {
+		{ "WriteX 1 0 1000 1000 NT_STATUS_OK\nFrobX 1 NT_STATUS_OK\n", "unknown operation \"FrobX\"", 2 },
+		{ "\n\nWriteX 1 0 x 1000 NT_STATUS_OK\n", "field size", 3 },
+		{ "ReadX 1 0 NT_STATUS_OK\n", "needs 4 arguments", 1 },
+		{ "Close 1 OK\n", "is not a status", 1 },
+		{ "# nothing\n", "no operations", 0 },
+	};
+	char lf[300];
+
+	snprintf(lf, sizeof(lf), "%s/bad.txt", dir);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		FILE *f = fopen(lf, "w");
+		char where[400];
+
+		assert_non_null(f);
+		fputs(bad[i].text, f);
+		fclose(f);
+		int st = tu_sh(out, sizeof(out), "%s run --machine %s -- tbench -t 1 -c %s 1",
+			       tu_wakesim(), IDEAL1, lf);
+
+		snprintf(where, sizeof(where), bad[i].line ? "%s:%d:" : "%s:", lf, bad[i].line);
+		if (st != 2 || !strstr(out, bad[i].needle) || !strstr(out, where)) {
+			print_error("load file %zu: status %d\n%s\n(expected 2, \"%s\", \"%s\")\n", i, st,
+				    out, where, bad[i].needle);
+			fail();
+		}
+	}
+}
+
+static void test_pgbench(void **state)
+{
+	(void)state;
+	/*
+	 * One CPU, one client, simple protocol: per transaction the pgbench
+	 * thread's script and send (3200 + 1000), its poll (600 + 60 for one
+	 * socket) and result read (500); the backend's 32000 of work, its send
+	 * (1000) and its next recv (500): 38860 ns, 25733 tps.
+	 */
+	run(IDEAL1, "pgbench -S -c 1 -T 0.1");
+	expect_near(number_after("tps ="), 1e9 / 38860, 1e-3, "pgbench tps");
+	/* -t: each client runs exactly its transactions (pgbench_check). */
+	run("kunpeng920-48", "pgbench -n -S -c 6 -j 2 -t 50 -M prepared");
+	assert_non_null(strstr(out, "number of transactions actually processed: 300"));
+	/* mmtests' command line, with the Unix socket and the aggregate log. */
+	run(IDEAL2, "pgbench -v -h /var/run/postgresql -p 5432 -r -l --aggregate-interval=0.01 -n -S "
+		    "-c 2 -j 1 -T 0.05 pgbench");
+	assert_non_null(strstr(out, "aggregated log"));
+	assert_non_null(strstr(out, "statement latencies in milliseconds"));
+}
+
+static void test_schbench_histogram(void **state)
+{
+	(void)state;
+	static unsigned int plat[SCH_PLAT_NR];
+	unsigned int val[SCH_NPLIST];
+	unsigned long long cnt[SCH_NPLIST];
+
+	/* Below 512 a bucket is its value; above, fio's rule: 1000 lies in the
+	 * bucket [1000, 1002) reported at its middle, 1001. */
+	assert_int_equal(schbench_plat_index(100), 100);
+	assert_int_equal(schbench_plat_value(schbench_plat_index(511)), 511);
+	assert_int_equal(schbench_plat_value(schbench_plat_index(1000)), 1001);
+	assert_int_equal(schbench_plat_value(schbench_plat_index(1001)), 1001);
+	/* 1..100 once each: p20 20, p50 50, p90 90, p99 99, p99.9 100. */
+	memset(plat, 0, sizeof(plat));
+	for (unsigned int v = 1; v <= 100; v++)
+		plat[schbench_plat_index(v)]++;
+	assert_int_equal(schbench_percentiles(plat, 100, val, cnt), 5);
+	assert_int_equal(val[0], 20);
+	assert_int_equal(val[1], 50);
+	assert_int_equal(val[2], 90);
+	assert_int_equal(val[3], 99);
+	assert_int_equal(val[4], 100);
+	/* Counts between percentiles: 20, 30, 40, 9, 1. */
+	assert_int_equal(cnt[0], 20);
+	assert_int_equal(cnt[1], 30);
+	assert_int_equal(cnt[2], 40);
+	assert_int_equal(cnt[3], 9);
+	assert_int_equal(cnt[4], 1);
+	assert_int_equal(schbench_percentiles(plat, 0, val, cnt), 0);
+}
+
+static void test_schbench(void **state)
+{
+	(void)state;
+	/*
+	 * Saturate mode: a request is one wake-up and one request latency; the
+	 * average is every request over the runtime, as schbench computes it.
+	 */
+	run(IDEAL2, "schbench -m 1 -t 1 -r 2 -s 0 -n 1 -F 24 -L");
+	{
+		double samples = number_after("Request Latencies percentiles (usec) runtime 2 (s) (");
+
+		expect_near(number_after("average rps:"), samples / 2, 1e-9, "average rps");
+		/*
+		 * F = 24 KiB: 32 x 32 matrices, 32768 multiply-adds of 0.7 ns =
+		 * 22937 ns per request, plus two 30 ns clock reads: 22997 ns.
+		 */
+		expect_near(number_after("average rps:"), 1e9 / 22997, 2e-3, "saturate rps");
+	}
+	/*
+	 * RPS mode: rounds at 0 and 1 s (+50 us of sleep slack) post 200
+	 * requests each, 100 per worker, under the 128 pending that would make
+	 * schbench skip some: all 400 are served, 200 rps.
+	 */
+	run(IDEAL2, "schbench -m 1 -t 2 -r 2 -R 200 -s 0 -n 1 -F 24");
+	expect_near(number_after("average rps:"), 200, 1e-9, "-R 200");
+	/* 1000 at once: a worker passes 128 pending, schbench skips requests. */
+	run(IDEAL2, "schbench -m 1 -t 2 -r 2 -R 1000 -s 0 -n 1 -F 24");
+	assert_true(number_after("average rps:") < 1000);
+	/* The invocation, with locking and the default usleep. */
+	run("kunpeng920-48", "schbench -m 2 -t 4 -r 1");
+	assert_non_null(strstr(out, "* 99.0th:"));
+	assert_non_null(strstr(out, "sched delay: message"));
+}
+
+static void expect_usage_error(const char *workload, const char *needle)
+{
+	int st = tu_sh(out, sizeof(out), "%s run --machine %s -- %s", tu_wakesim(), IDEAL2, workload);
+
+	if (st != 2 || !strstr(out, needle)) {
+		print_error("%s: status %d\n%s\n(expected 2 and \"%s\")\n", workload, st, out, needle);
+		fail();
+	}
+}
+
+static void test_flags(void **state)
+{
+	(void)state;
+	expect_usage_error("netperf -t TCP_STREAM", "only TCP_RR and UDP_RR");
+	expect_usage_error("netperf -t TCP_RR -- -r 0", "expected REQ[,RESP]");
+	expect_usage_error("netperf -t UDP_RR -l -5", "UDP tests can only be timed");
+	expect_usage_error("netperf -t TCP_RR -T 0,9", "has CPUs 0-1");
+	expect_usage_error("netperf -t TCP_RR -H example.com", "only loopback");
+	expect_usage_error("tbench", "NPROCS missing");
+	expect_usage_error("tbench 4 10.0.0.1", "only loopback");
+	expect_usage_error("pgbench -b tpcb-like", "only the select-only script");
+	expect_usage_error("pgbench -c 2 -j 4", "must be no more than");
+	expect_usage_error("pgbench -c 2 -T 1 -t 5", "either a number of transactions");
+	expect_usage_error("context_switch1 -t 0", "-t");
+	expect_usage_error("schbench -p 4096", "-p is not simulated");
+	expect_usage_error("schbench -m 2 extra", "Extra arguments");
+	/* Every workload has --help (status 0) and `wakesim workloads` lists it. */
+	for (int i = 0; i < nr_workload_defs; i++) {
+		int st = tu_sh(out, sizeof(out), "%s run -- %s --help", tu_wakesim(),
+			       workload_defs[i].name);
+
+		assert_int_equal(st, 0);
+		assert_non_null(strstr(out, "Usage:"));
+	}
+	assert_int_equal(tu_sh(out, sizeof(out), "%s workloads", tu_wakesim()), 0);
+	for (int i = 0; i < nr_workload_defs; i++)
+		assert_non_null(strstr(out, workload_defs[i].name));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s workloads pgbench", tu_wakesim()), 0);
+	assert_non_null(strstr(out, "-M MODE"));
+}
+
+static void test_compare_loads_aliases(void **state)
+{
+	(void)state;
+	/* clients= reaches tbench's NPROCS and pgbench's -c. */
+	char lf[300], cmd[600];
+
+	snprintf(lf, sizeof(lf), "%s/cmp.txt", dir);
+	FILE *f = fopen(lf, "w");
+
+	assert_non_null(f);
+	fprintf(f, "WriteX 1 0 1000 1000 NT_STATUS_OK\n");
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s compare --machine %s --test SIS_SHORT --runs 2 "
+		 "--loads clients=1,2 -- tbench -t 0.01 --warmup 0 -c %s", tu_wakesim(), IDEAL2, lf);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s", cmd), 0);
+	assert_non_null(strstr(out, "clients=1"));
+	assert_non_null(strstr(out, "clients=2"));
+	snprintf(cmd, sizeof(cmd), "%s compare --machine %s --test SIS_SHORT --runs 2 "
+		 "--loads clients=1,2 -- pgbench -S -T 0.01", tu_wakesim(), IDEAL2);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s", cmd), 0);
+	assert_non_null(strstr(out, "clients=2"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine %s --test SIS_SHORT "
+			       "--loads 'c!=1' -- pgbench", tu_wakesim(), IDEAL2), 2);
+	assert_non_null(strstr(out, "is not an option name"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_netperf),
+		cmocka_unit_test(test_context_switch1),
+		cmocka_unit_test(test_tbench),
+		cmocka_unit_test(test_tbench_bad_loadfiles),
+		cmocka_unit_test(test_pgbench),
+		cmocka_unit_test(test_schbench_histogram),
+		cmocka_unit_test(test_schbench),
+		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_compare_loads_aliases),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
