@@ -37,7 +37,7 @@ struct np_client {
 struct netperf {
 	bool udp;
 	int instances;
-	long long testlen;		/* >0: seconds; <0: transactions */
+	long long testlen;		/* >0: ns; <0: transactions */
 	u64 req, resp;
 	int lcpu, rcpu;			/* -T: netperf's and netserver's CPU, or -1 */
 	struct launcher l;
@@ -50,7 +50,8 @@ const char netperf_usage[] =
 	"Usage: netperf -t TCP_RR|UDP_RR [-l TESTLEN] [-H localhost] [-T L,R] [--instances N]\n"
 	"               [-- -r REQ[,RESP]]        (netperf's flags)\n"
 	"  -t TEST     TCP_RR or UDP_RR\n"
-	"  -l TESTLEN  seconds per instance (default 10), or -N for N transactions\n"
+	"  -l TESTLEN  seconds per instance (default 10; fractions allowed, a wakesim\n"
+	"              extension), or -N for N transactions\n"
 	"  -H HOST     loopback only (localhost, 127.0.0.1, ::1)\n"
 	"  -T L[,R]    bind netperf to CPU L and netserver to CPU R (default: R = L)\n"
 	"  -r REQ,RESP request and response sizes (default 1,1; one value sets both;\n"
@@ -70,7 +71,7 @@ static bool instance_done(struct sim *sim, const struct np_client *c)
 	const struct netperf *np = c->np;
 
 	if (np->testlen > 0)
-		return sim->now - c->start_ns >= (u64)np->testlen * NSEC_PER_SEC;
+		return sim->now - c->start_ns >= (u64)np->testlen;
 	return c->trans >= (unsigned long long)-np->testlen;
 }
 
@@ -289,7 +290,7 @@ struct workload *netperf_create(int argc, char **argv, bool *help, char *err, si
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *test = NULL, *tool = "netperf";
-	long long testlen = 10;
+	long long testlen = 10 * (long long)NSEC_PER_SEC;
 	long instances = 1, v;
 	int lcpu = -1, rcpu = -1;
 	u64 req = 1, resp = 1;
@@ -303,13 +304,19 @@ struct workload *netperf_create(int argc, char **argv, bool *help, char *err, si
 			test = optarg;
 			break;
 		case 'l':
-			if (wl_parse_long(tool, "-l", optarg, -1000000000L, 100000, &v, err, errlen))
-				return NULL;
-			if (!v) {
-				snprintf(err, errlen, "netperf: -l 0 is no test");
-				return NULL;
+			/* Seconds (fractions: a wakesim extension), or -N transactions. */
+			if (optarg[0] == '-') {
+				if (wl_parse_long(tool, "-l", optarg, -1000000000L, -1, &v, err, errlen))
+					return NULL;
+				testlen = v;
+			} else {
+				u64 ns;
+
+				if (wl_parse_seconds(tool, "-l", optarg, NSEC_PER_MSEC,
+						     100000 * NSEC_PER_SEC, &ns, err, errlen))
+					return NULL;
+				testlen = (long long)ns;
 			}
-			testlen = v;
 			break;
 		case 'H':
 			if (strcmp(optarg, "localhost") && strcmp(optarg, "127.0.0.1") &&
