@@ -75,6 +75,13 @@ static void test_bad_input(void **state)
 	expect_usage_error("sysctls --machine", "missing value after \"--machine\"");
 	expect_usage_error("run --machine " HOST " -o /nonexistent/dir/r.json -- hackbench -l 5",
 			   "directory /nonexistent/dir does not exist");
+	/* Found by a user trial: accepted, or named wrongly, before. */
+	expect_usage_error("run --machine " HOST " --features '' -- hackbench", "empty feature list");
+	expect_usage_error("run --machine " HOST " --features NO_IDLE_DELAY,IDLE_DELAY -- hackbench",
+			   "given both on and off");
+	expect_usage_error("compare --machine " HOST " --test default -- hackbench", "nothing to compare");
+	expect_usage_error("run --machine " HOST " --cpus '' -- hackbench", "no CPU given");
+	expect_usage_error("run --machine " HOST " -- schbench -r 3700", "1..3000");
 
 	/* A failing command leaves no output file, not even a temporary one. */
 	char cmd[512];

@@ -301,6 +301,31 @@ static void test_bad_files(void **state)
 		       "  \"p\": { \"loop\": 2 } } } } }", 3, "no events");
 	expect_refused("uclamp.json", "{ \"tasks\": {\n \"t\": { \"loop\": 1, \"util_min\": 100,"
 		       " \"run\": 10 } } }", 2, "not simulated");
+	/* Found by a new user's trial: each used to run or fail without a line. */
+	expect_refused("garbage.json", "{ \"tasks\": { \"t\": { \"loop\": 1, \"run\": 10 } } }\n"
+		       "trailing\n", 2, "text after the end");
+	expect_refused("res.json", "{ \"tasks\": { \"t\": { \"loop\": 1, \"run\": 10 } },\n"
+		       " \"resources\": 5 }", 2, "expected an object");
+	expect_refused("calib.json", "{ \"global\": {\n \"calibration\": \"bogus\" },\n"
+		       " \"tasks\": { \"t\": { \"loop\": 1, \"run\": 10 } } }", 2, "\"CPUn\"");
+	expect_refused("resume.json", "{ \"tasks\": { \"t\": { \"loop\": 1,\n"
+		       " \"resume\": \"tt\" } } }", 2, "which is no thread of the file");
+	expect_refused("dupglobal.json", "{ \"global\": { \"duration\": 1,\n \"duration\": 2 },\n"
+		       " \"tasks\": { \"t\": { \"run\": 10 } } }", 2, "repeats \"duration\"");
+	expect_refused("unlock.json", "{ \"tasks\": { \"t\": { \"loop\": 2,\n \"run\": 10,\n"
+		       " \"unlock\": \"m\" } } }", 3, "unlocks a mutex it does not hold");
+	expect_refused("nomutex.json", "{ \"tasks\": { \"t\": { \"loop\": 1,\n"
+		       " \"wait\": { \"ref\": \"c\", \"mutex\": \"m\" } } } }", 2,
+		       "without holding its mutex");
+	{
+		/* A file whose threads deadlock: status 2, not a simulator failure. */
+		const char *path = write_file("deadlock.json", "{ \"tasks\": { \"t\": { \"loop\": 2,"
+						" \"lock\": \"m\", \"run\": 10 } } }");
+
+		assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s -- rt-app %s",
+				       tu_wakesim(), IDEAL, path), 2);
+		assert_non_null(strstr(out, "wait for each other forever"));
+	}
 	/* Not a file, or a missing one: a clear message, status 2. */
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s -- rt-app %s", tu_wakesim(),
 			       IDEAL, dir), 2);
@@ -321,7 +346,7 @@ static void test_workgen_keys_and_notes(void **state)
 			     " \"tasks\": { \"t\": { \"loop\": 1, \"run\": 100, \"sleep\": 200,"
 			     " \"run\": 300 } } }");
 	expect_row("t-0", 1, 650, 400, 0, 0);
-	assert_non_null(strstr(out, "1 repeated keys renamed as workgen does"));
+	assert_non_null(strstr(out, "1 repeated keys renamed as workgen renames them"));
 	assert_non_null(strstr(out, "global.logdir"));
 	assert_non_null(strstr(out, "global.ftrace"));
 }

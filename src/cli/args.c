@@ -64,7 +64,12 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 		/* Look at every word: bits past nr_cpu_ids are CPUs the machine lacks. */
 		for (int c = m->topo.nr_cpus; c < WS_MAX_CPUS; c++)
 			outside |= (spec->allowed.bits[c >> 6] >> (c & 63)) & 1;
-		if (outside || cpumask_empty(&spec->allowed)) {
+		if (cpumask_empty(&spec->allowed)) {
+			fprintf(stderr, "wakesim: --cpus \"%s\": no CPU given (a list such as 0-3,8)\n",
+				o->cpus);
+			return -1;
+		}
+		if (outside) {
 			fprintf(stderr, "wakesim: --cpus \"%s\": machine %s has CPUs 0-%d\n",
 				o->cpus, m->name, m->topo.nr_cpus - 1);
 			return -1;

@@ -197,6 +197,15 @@ int cmd_compare(int argc, char **argv)
 		machine_free(&m);
 		return EXIT_USAGE;
 	}
+	if (!memcmp(&sides[0].features, &sides[1].features, sizeof(sides[0].features))) {
+		char f[512];
+
+		sched_features_describe(&sides[0].features, f, sizeof(f));
+		fprintf(stderr, "wakesim compare: --base and --test both give features %s: nothing to "
+			"compare\n", f);
+		machine_free(&m);
+		return EXIT_USAGE;
+	}
 
 	/* Utilisation is over the CPUs the workload may use. */
 	int ncpu_allowed = cpumask_weight(&sides[0].allowed);

@@ -36,7 +36,23 @@ int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out,
 	int r = sim_run(&sim, out->err, sizeof(out->err));
 
 	if (r) {
-		out->bad_input = r == -2;
+		out->bad_input = r == -2 || (r == -3 && wl->ops->input_may_deadlock);
+		if (r == -3 && wl->ops->input_may_deadlock) {
+			char why[sizeof(out->err)];
+
+			snprintf(why, sizeof(why), "%s", out->err);
+			snprintf(out->err, sizeof(out->err), "%s: the file's threads wait for each other "
+				 "forever: %s", wl->ops->name, why);
+		}
+		sim_free(&sim);
+		return -1;
+	}
+	char why[200];
+
+	/* The workload's conservation law: a violation is a simulator bug. */
+	if (workload_check(wl, why, sizeof(why))) {
+		snprintf(out->err, sizeof(out->err), "internal error: %s check failed: %s",
+			 wl->ops->name, why);
 		sim_free(&sim);
 		return -1;
 	}

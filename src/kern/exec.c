@@ -219,6 +219,21 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 	arm_tick(sim, rq);
 }
 
+void task_end_work(struct sim *sim, struct task_struct *p)
+{
+	struct rq *rq = &sim->rq[task_cpu(p)];
+
+	if (p->step_kernel)
+		return;
+	if (rq->curr == p && rq->mode == CPU_MODE_RUNNING) {
+		cpu_sync(sim, rq);
+		p->work_left = 0;
+		cpu_arm(sim, rq);
+		return;
+	}
+	p->work_left = 0;
+}
+
 /*
  * A task that changed its own affinity away from this CPU is off it now:
  * move it (migration_cpu_stop() -> move_queued_task() in the kernel; here

@@ -44,6 +44,10 @@ int sched_features_parse(struct sched_features *f, const char *list, char *err,
 		snprintf(err, errlen, "feature list too long");
 		return -1;
 	}
+	signed char given[__SCHED_FEAT_NR];
+	bool any = false;
+
+	memset(given, -1, sizeof(given));
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		bool value = true;
@@ -52,7 +56,10 @@ int sched_features_parse(struct sched_features *f, const char *list, char *err,
 
 		while (*tok == ' ')
 			tok++;
-		if (!*tok || !strcmp(tok, "default"))
+		if (!*tok)
+			continue;
+		any = true;
+		if (!strcmp(tok, "default"))
 			continue;
 		typed = tok;
 		if (!strncmp(tok, "NO_", 3)) {
@@ -71,7 +78,16 @@ int sched_features_parse(struct sched_features *f, const char *list, char *err,
 				snprintf(err + off, errlen - (size_t)off, ")");
 			return -1;
 		}
+		if (given[i] >= 0 && given[i] != value) {
+			snprintf(err, errlen, "feature %s given both on and off", names[i]);
+			return -1;
+		}
+		given[i] = value;
 		f->on[i] = value;
+	}
+	if (!any) {
+		snprintf(err, errlen, "empty feature list (\"default\" keeps mainline's)");
+		return -1;
 	}
 	return 0;
 }

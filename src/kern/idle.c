@@ -9,8 +9,9 @@
  * (tick_nohz_idle_stop_tick()) and at the first busy tick.
  *
  * Governor (documented simplification of menu): the predicted idle length
- * is the mean of the CPU's last 8 idle periods (menu's typical interval,
- * without its outlier rejection; an unknown CPU predicts "long"), bounded
+ * is the mean of the CPU's last 8 idle periods, each without the exit
+ * latency it paid (menu_update()), as menu's typical interval without its
+ * outlier rejection; an unknown CPU predicts "long"; bounded
  * by the CPU's next armed hrtimer; the deepest state whose target
  * residency fits is chosen, and the tick is stopped when the prediction
  * exceeds a tick, as menu does.
@@ -113,7 +114,16 @@ void idle_exit(struct sim *sim, struct rq *rq)
 {
 	struct idle_history *h = &rq->idle_hist;
 
-	h->dur_ns[h->pos] = sim->now - rq->idle_enter_ns;
+	u64 dur = sim->now - rq->idle_enter_ns;
+	u64 exit_ns = sim->m->idle[rq->idle_state].exit_latency_ns;
+
+	/*
+	 * menu_update(): what the CPU slept, without the exit latency it paid
+	 * (or half the period when that is the larger part), so a deep state's
+	 * own exit does not make the next prediction long.
+	 */
+	dur = dur > 2 * exit_ns ? dur - exit_ns : dur / 2;
+	h->dur_ns[h->pos] = dur;
 	h->pos = (h->pos + 1) % 8;
 	if (h->nr < 8)
 		h->nr++;

@@ -87,6 +87,13 @@ void exec_handle_tick(struct sim *sim, int cpu);
 void exec_handle_ipi(struct sim *sim, int cpu);
 /* An interrupt handler ran on rq's running CPU: charge it, then carry on. */
 void exec_irq_done(struct sim *sim, struct rq *rq);
+/*
+ * End the user work of p's current step now (its program is called for
+ * the next step as soon as p runs): what a spinning task does when the
+ * lock word it polls changes. Kernel work and cache refill still owed are
+ * kept. p may be running on any CPU, queued, or preempted.
+ */
+void task_end_work(struct sim *sim, struct task_struct *p);
 /* Recompute SMT speeds of cpu's siblings after its busy state changed. */
 void smt_update(struct sim *sim, int cpu);
 

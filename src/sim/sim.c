@@ -139,6 +139,10 @@ int sim_run(struct sim *sim, char *err, size_t errlen)
 			break;
 		}
 	}
+	if (sim->wl->input_error[0]) {
+		snprintf(err, errlen, "%s", sim->wl->input_error);
+		return -2;
+	}
 	if (!sim->wl->done) {
 		int off = snprintf(err, errlen,
 				   "deadlock: every task sleeps and nothing can wake them (at %.6f s, "
@@ -158,7 +162,7 @@ int sim_run(struct sim *sim, char *err, size_t errlen)
 		}
 		if (off > 0 && (size_t)off < errlen)
 			snprintf(err + off, errlen - (size_t)off, ")");
-		return -1;
+		return -3;
 	}
 	/* Close the per-CPU busy accounting at the end of the run. */
 	for (int cpu = 0; cpu < sim->nr_cpus; cpu++)

@@ -43,12 +43,16 @@ struct workload_ops {
 	 */
 	int (*check)(struct workload *wl, char *why, size_t len);
 	void (*free)(struct workload *wl);
+	/* The workload is a user's description (rt-app): a deadlock is its fault. */
+	bool input_may_deadlock;
 };
 
 struct workload {
 	const struct workload_ops *ops;
 	void *priv;
 	bool done;		/* stop the simulation */
+	/* Set (with done) when the run shows the input is wrong: exit status 2. */
+	char input_error[256];
 };
 
 struct sim_config {
@@ -116,8 +120,9 @@ void sim_free(struct sim *sim);
 void sim_set_workload(struct sim *sim, struct workload *wl);
 /*
  * Run until the workload is done (or max_sim_ns). Returns 0, -1 with err
- * when the run fails, or -2 when the workload cannot start on this
- * machine (its input names CPUs it lacks, ...).
+ * when the run fails, -2 when the workload cannot start on this machine
+ * (its input names CPUs it lacks, ...) or stopped on wl->input_error, -3
+ * on a deadlock (every task asleep with nothing left to wake them).
  */
 int sim_run(struct sim *sim, char *err, size_t errlen);
 

@@ -458,8 +458,8 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 		return NULL;
 	}
 	if ((long long)groups * fds * 2 > 65536) {
-		snprintf(err, errlen, "hackbench: %d groups x %d fds is more tasks than wakesim allows",
-			 groups, fds);
+		snprintf(err, errlen, "hackbench: %d groups x %d fds is %lld tasks, more than the "
+			 "65536 wakesim allows", groups, fds, (long long)groups * fds * 2);
 		return NULL;
 	}
 

@@ -88,9 +88,19 @@ static uint32_t u16len(const char *path)
 	return 2 * (uint32_t)strlen(path);
 }
 
+static int parse_u64(const char *s, unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return errno || end == s || *end || *s == '-' ? -1 : 0;
+}
+
 /* One operation's words (w[0] the name) into sizes; NULL or the bad field. */
 static const char *convert(struct nb_line *l, char **w, int n)
 {
+	unsigned long long big;
 	uint32_t a, b;
 
 	switch (l->op) {
@@ -125,22 +135,29 @@ static const char *convert(struct nb_line *l, char **w, int n)
 		break;
 	case NB_FINDFIRST:
 		/* path, level, maxcnt, count: 90 bytes per returned entry. */
+		if (parse_u64(w[2], &big))
+			return "level (a number)";
+		if (parse_u64(w[3], &big))
+			return "maxcnt (a number)";
 		if (parse_u32(w[4], &a) || a > 100000)
-			return "count";
+			return "count (a number in 0..100000)";
 		l->req = 59 + u16len(w[1]), l->resp = 39 + 90 * a, l->npaths = 1;
 		break;
 	case NB_WRITEX:
-		/* handle, offset, size, ret_size */
-		if (parse_u32(w[3], &a) || a > (16u << 20))
-			return "size";
-		if (parse_u32(w[4], &b))
-			return "ret_size";
-		l->req = 59 + a, l->resp = 55, l->payload = a;
-		break;
 	case NB_READX:
+		/* handle, offset, size, ret_size */
+		if (parse_u64(w[1], &big))
+			return "handle (a number)";
+		if (parse_u64(w[2], &big))
+			return "offset (a number)";
+		if (parse_u32(w[3], &a) || a > (16u << 20))
+			return "size (a number in 0..16777216)";
 		if (parse_u32(w[4], &b) || b > (16u << 20))
-			return "ret_size";
-		l->req = 59, l->resp = 59 + b, l->payload = b;
+			return "ret_size (a number in 0..16777216)";
+		if (l->op == NB_WRITEX)
+			l->req = 59 + a, l->resp = 55, l->payload = a;
+		else
+			l->req = 59, l->resp = 59 + b, l->payload = b;
 		break;
 	case NB_LOCKX:
 	case NB_UNLOCKX:
@@ -203,8 +220,7 @@ static int parse_line(struct nb_line *l, char *buf, const char *path, int lineno
 	const char *bad = convert(l, w, n);
 
 	if (bad) {
-		snprintf(err, errlen, "%s:%d: %s: field %s is not a valid number", path, lineno, w[0],
-			 bad);
+		snprintf(err, errlen, "%s:%d: %s: field %s expected", path, lineno, w[0], bad);
 		return -1;
 	}
 	return 0;

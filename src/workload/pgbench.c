@@ -353,19 +353,33 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 	}
 }
 
-/* -l --aggregate-interval: one line per interval (pgbench's log format). */
-static void agg_fn(struct sim *sim, struct sim_timer *tm)
+/*
+ * -l --aggregate-interval: one line per interval (pgbench's log format:
+ * start, transactions, sum and sum of squares of latency, min, max; us),
+ * the start in seconds from the run's start (pgbench prints epoch seconds).
+ */
+static void agg_line(struct pgbench *pg)
 {
-	struct pgbench *pg = tm->data;
+	u64 at = pg->interval_start - pg->start_ns;
 
-	fprintf(pg->logf, "%llu %llu %llu %.0f %llu %llu\n",
-		(unsigned long long)(pg->interval_start / NSEC_PER_SEC),
-		pg->iv_n, (unsigned long long)(pg->iv_sum / 1000), pg->iv_sum2 / 1e6,
+	if (pg->aggregate_ns % NSEC_PER_SEC)
+		fprintf(pg->logf, "%.3f", (double)at / 1e9);
+	else
+		fprintf(pg->logf, "%llu", (unsigned long long)(at / NSEC_PER_SEC));
+	fprintf(pg->logf, " %llu %llu %.0f %llu %llu\n", pg->iv_n,
+		(unsigned long long)(pg->iv_sum / 1000), pg->iv_sum2 / 1e6,
 		(unsigned long long)(pg->iv_min / 1000), (unsigned long long)(pg->iv_max / 1000));
 	pg->interval_start += pg->aggregate_ns;
 	pg->iv_n = 0;
 	pg->iv_sum = pg->iv_min = pg->iv_max = 0;
 	pg->iv_sum2 = 0;
+}
+
+static void agg_fn(struct sim *sim, struct sim_timer *tm)
+{
+	struct pgbench *pg = tm->data;
+
+	agg_line(pg);
 	if (!pg->duration_ns || sim->now - pg->start_ns < pg->duration_ns)
 		timer_arm(sim, tm, -1, sim->now + pg->aggregate_ns);
 }
@@ -445,6 +459,9 @@ static void pg_report(struct sim *sim, struct workload *wl, FILE *out)
 			     "  %12.3f           0  SELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n",
 			pg->total ? (double)pg->lat_sum_ns / (double)pg->total / 1e6 : 0.0);
 	if (pg->log_aggregate) {
+		/* The last, partial interval is logged at exit, as pgbench does. */
+		if (pg->iv_n)
+			agg_line(pg);
 		fflush(pg->logf);
 		fprintf(out, "aggregated log (interval_start num_transactions sum_latency "
 			     "sum_latency_2 min_latency max_latency, us):\n%s", pg->log);
@@ -565,7 +582,7 @@ struct workload *pgbench_create(int argc, char **argv, bool *help, char *err, si
 				return NULL;
 			break;
 		case 'T':
-			if (wl_parse_seconds(tool, "-T", optarg, NSEC_PER_MSEC, 100000 * NSEC_PER_SEC,
+			if (wl_parse_seconds(tool, "-T", optarg, NSEC_PER_MSEC, WL_MAX_SECONDS * NSEC_PER_SEC,
 					     &duration, err, errlen))
 				return NULL;
 			break;
@@ -604,7 +621,7 @@ struct workload *pgbench_create(int argc, char **argv, bool *help, char *err, si
 			break;
 		case 'A':
 			if (wl_parse_seconds(tool, "--aggregate-interval", optarg, NSEC_PER_MSEC,
-					     100000 * NSEC_PER_SEC, &agg, err, errlen))
+					     WL_MAX_SECONDS * NSEC_PER_SEC, &agg, err, errlen))
 				return NULL;
 			break;
 		case 'n':

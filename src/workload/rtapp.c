@@ -74,6 +74,7 @@ struct ra_thread {
 };
 
 struct rtapp {
+	struct workload *wl;
 	struct ra_file f;
 	struct launcher l;
 	struct wl_child *child;
@@ -117,6 +118,19 @@ static void end_row(struct sim *sim, struct ra_thread *th)
 	th->st.sum_run_ns += th->row_run_ns;
 	th->st.sum_slack_us += th->row_slack_us;
 	th->st.sum_wu_us += th->row_wu_us;
+}
+
+/* The file asks for something pthreads forbid: stop with its line. */
+static void input_error(struct rtapp *ra, struct task_struct *p, const struct ra_thread *th,
+			const struct ra_event *e, const char *what)
+{
+	char where[200];
+
+	p->__state = TASK_INTERRUPTIBLE; /* it stops here; the run ends */
+	rtapp_where(&ra->f, e->key, where, sizeof(where));
+	snprintf(ra->wl->input_error, sizeof(ra->wl->input_error), "%sthread %s %s", where,
+		 th->comm, what);
+	ra->wl->done = true;
 }
 
 /* The affinity a phase runs with: its own, else the thread's, else all. */
@@ -210,6 +224,11 @@ static bool do_event(struct sim *sim, struct task_struct *p, struct ra_thread *t
 		}
 		return true;
 	case RA_UNLOCK:
+		if (r->m.owner != p) {
+			input_error(ra, p, th, e, "unlocks a mutex it does not hold");
+			block(out);
+			return false;
+		}
 		mutex_unlock_ws(sim, &r->m, p);
 		return true;
 	case RA_SIGNAL:
@@ -225,6 +244,13 @@ static bool do_event(struct sim *sim, struct task_struct *p, struct ra_thread *t
 			switch (th->sub) {
 			case 0:
 				if (e->type == RA_SUSPEND && mutex_lock_ws(sim, &mx->m, p)) {
+					block(out);
+					return false;
+				}
+				if (e->type != RA_SUSPEND && mx->m.owner != p) {
+					/* pthread_cond_wait() needs the mutex held. */
+					input_error(ra, p, th, e, "waits on a condition without holding "
+						    "its mutex (lock it first)");
 					block(out);
 					return false;
 				}
@@ -458,6 +484,9 @@ static void ra_report(struct sim *sim, struct workload *wl, FILE *out)
 		ra->f.duration_s > 0 ? "until global.duration" : "until every thread ends");
 	if (ra->f.notes[0])
 		fprintf(out, "accepted without effect: %s\n", ra->f.notes);
+	if (ra->f.renamed)
+		fprintf(out, "%d repeated keys renamed as workgen renames them (run in file order)\n",
+			ra->f.renamed);
 	fprintf(out, "%-16s %8s %12s %12s %12s %12s\n", "#thread", "rows", "period_us", "run_us",
 		"slack_us", "wu_lat_us");
 	for (int i = 0; i < ra->f.nthreads; i++) {
@@ -541,6 +570,7 @@ static const struct workload_ops rtapp_ops = {
 	.result = ra_result,
 	.check = ra_check,
 	.free = ra_free,
+	.input_may_deadlock = true,
 };
 
 struct workload *rtapp_create(int argc, char **argv, bool *help, char *err, size_t errlen)
@@ -551,9 +581,18 @@ struct workload *rtapp_create(int argc, char **argv, bool *help, char *err, size
 			snprintf(err, errlen, "%s", rtapp_usage);
 			return NULL;
 		}
-	if (argc != 2 || argv[1][0] == '-') {
+	if (argc != 2) {
 		snprintf(err, errlen, argc < 2 ? "rt-app: FILE.json missing (rt-app FILE.json)"
 					       : "rt-app: expected one argument, FILE.json");
+		return NULL;
+	}
+	if (!strcmp(argv[1], "-")) {
+		snprintf(err, errlen, "rt-app: reading the file from standard input (\"-\") is not "
+			 "simulated: give its path");
+		return NULL;
+	}
+	if (argv[1][0] == '-') {
+		snprintf(err, errlen, "rt-app: unknown option \"%s\" (rt-app FILE.json)", argv[1]);
 		return NULL;
 	}
 
@@ -568,6 +607,7 @@ struct workload *rtapp_create(int argc, char **argv, bool *help, char *err, size
 	}
 	wl->ops = &rtapp_ops;
 	wl->priv = ra;
+	ra->wl = wl;
 	if (rtapp_parse(argv[1], &ra->f, err, errlen)) {
 		ra_free(wl);
 		return NULL;

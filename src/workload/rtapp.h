@@ -33,6 +33,7 @@ struct ra_event {
 	int mutex;		/* wait/sync's mutex; suspend/resume's mutex */
 	bool absolute;		/* timer "mode": "absolute" */
 	bool unique;		/* timer "ref" starting "unique": one per thread */
+	char *key;		/* its path in the file ("tasks.t.phases.p.lock0") */
 };
 
 struct ra_phase {
@@ -73,6 +74,7 @@ struct ra_file {
 	int nres;
 	int nthreads;		/* sum of instances */
 	char notes[512];	/* keys accepted without effect, told to the user */
+	int renamed;		/* repeated keys renamed as workgen renames them */
 };
 
 /*
@@ -82,6 +84,12 @@ struct ra_file {
  * or a key wakesim does not simulate.
  */
 int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen);
+/*
+ * "FILE:LINE: key \"KEY\": " for an error found while running, LINE found
+ * again in the file (as parsed, repeated keys renamed); "FILE: ..." if the
+ * file cannot be read again.
+ */
+void rtapp_where(const struct ra_file *f, const char *key, char *buf, size_t len);
 /* Every "cpus" list names CPUs of a machine of nr_cpus; else -1 and err. */
 int rtapp_check_cpus(const struct ra_file *f, int nr_cpus, char *err, size_t errlen);
 void rtapp_file_free(struct ra_file *f);

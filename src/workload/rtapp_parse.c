@@ -10,6 +10,7 @@
  * it has "loop" (then its phase loops that many times, once).
  */
 #include "rtapp.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -25,6 +26,7 @@ struct pctx {
 	const char *file;
 	const char *text;
 	size_t len;
+	int renamed;		/* repeated keys the text had */
 	struct ra_file *f;
 	char *err;
 	size_t errlen;
@@ -42,6 +44,19 @@ static int fail(const struct pctx *c, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	/* A key ending in digits may be a repeat that workgen-style renaming
+	 * numbered: say so, the user never wrote it. */
+	const char *last = strrchr(path, '.');
+	size_t n = strlen(path);
+
+	last = last ? last + 1 : path;
+	if (c->renamed && n && path[n - 1] >= '0' && path[n - 1] <= '9') {
+		size_t off = strlen(what);
+
+		snprintf(what + off, sizeof(what) - off, " (if the file repeats \"%.*s\", repeats are "
+			 "numbered from 1 as workgen numbers them)", (int)strcspn(last, "0123456789"),
+			 last);
+	}
 	if (line)
 		snprintf(c->err, c->errlen, "%s:%d: key \"%s\": %s", c->file, line, path, what);
 	else
@@ -152,6 +167,9 @@ static int parse_event(struct pctx *c, const char *key, json_object *v, const ch
 	const char *s;
 
 	*e = (struct ra_event){ .type = (enum ra_ev)type, .res = -1, .mutex = -1 };
+	e->key = strdup(path);
+	if (!e->key)
+		return fail(c, path, "out of memory");
 	switch (type) {
 	case RA_RUN:
 	case RA_RUNTIME:
@@ -328,8 +346,10 @@ static int parse_phase(struct pctx *c, json_object *obj, const char *path, struc
 					return fail(c, p, "out of memory");
 				ph->ev = ne;
 			}
-			if (parse_event(c, key, val, p, type, t->name, &ph->ev[ph->nev]))
+			if (parse_event(c, key, val, p, type, t->name, &ph->ev[ph->nev])) {
+				free(ph->ev[ph->nev].key); /* not counted in nev yet */
 				return -1;
+			}
 			ph->nev++;
 			continue;
 		}
@@ -383,7 +403,7 @@ static int parse_task(struct pctx *c, const char *name, json_object *obj, struct
 	}
 	if (json_object_object_get_ex(obj, "delay", &v)) {
 		snprintf(p, sizeof(p), "%s.delay", path);
-		if (get_int(c, v, p, 0, 3600LL * 1000000, &n))
+		if (get_int(c, v, p, 0, WL_MAX_SECONDS * 1000000LL, &n))
 			return -1;
 		t->delay_us = (uint64_t)n;
 	}
@@ -477,7 +497,7 @@ static int parse_global(struct pctx *c, json_object *g)
 	json_object_object_foreach(g, key, v) {
 		snprintf(p, sizeof(p), "global.%s", key);
 		if (!strcmp(key, "duration")) {
-			if (get_int(c, v, p, -1, 1000000, &n))
+			if (get_int(c, v, p, -1, WL_MAX_SECONDS, &n))
 				return -1;
 			if (!n)
 				return fail(c, p, "0 s: nothing would run");
@@ -493,9 +513,14 @@ static int parse_global(struct pctx *c, json_object *g)
 		} else if (!strcmp(key, "calibration")) {
 			/* CPU time is simulated: a run event's usec are CPU time on
 			 * the calibration CPU, whatever is given. */
-			if (!json_object_is_type(v, json_type_int) &&
-			    !json_object_is_type(v, json_type_string))
-				return fail(c, p, "expected \"CPUn\" or ns per loop");
+			int cpu;
+			char extra;
+
+			if (json_object_is_type(v, json_type_int) ? json_object_get_int64(v) <= 0
+			    : !json_object_is_type(v, json_type_string) ||
+				      sscanf(json_object_get_string(v), "CPU%d%c", &cpu, &extra) != 1 ||
+				      cpu < 0)
+				return fail(c, p, "expected \"CPUn\" or a positive number of ns per loop");
 		} else if (!strcmp(key, "cumulative_slack")) {
 			if (!json_object_is_type(v, json_type_boolean))
 				return fail(c, p, "expected true or false");
@@ -554,6 +579,7 @@ int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 		goto out;
 	}
 	text = json_unique_keys(raw, len, &renamed);
+	c.renamed = renamed;
 	if (!text) {
 		snprintf(err, errlen, "%s: out of memory (or nesting deeper than 64)", path);
 		goto out;
@@ -583,7 +609,17 @@ int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 		json_tokener_free(tok);
 		goto out;
 	}
+	size_t end = json_tokener_get_parse_end(tok);
+
 	json_tokener_free(tok);
+	for (size_t i = end; i < c.len; i++)
+		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n') {
+			for (size_t k = 0; k < i; k++)
+				line += text[k] == '\n';
+			snprintf(err, errlen, "%s:%d: malformed JSON: text after the end of the "
+				 "top-level object", path, line);
+			goto out;
+		}
 	if (!json_object_is_type(root, json_type_object)) {
 		snprintf(err, errlen, "%s:1: expected an object with \"tasks\"", path);
 		goto out;
@@ -595,8 +631,14 @@ int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 			tasks = val;
 		else if (!strcmp(key, "global"))
 			global = val;
-		else if (!strcmp(key, "resources"))
+		else if (!strcmp(key, "resources")) {
+			if (!json_object_is_type(val, json_type_object) &&
+			    !json_object_is_type(val, json_type_array)) {
+				fail(&c, key, "expected an object (legacy resource declarations)");
+				goto out;
+			}
 			note(&c, "resources (legacy: rt-app creates resources by name)");
+		}
 		else {
 			fail(&c, key, "unknown top-level key (rt-app knows tasks, global, resources)");
 			goto out;
@@ -626,6 +668,27 @@ int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 		fail(&c, "tasks", "every thread has \"instance\": 0");
 		goto out;
 	}
+	if (f->nthreads > 65536) {
+		fail(&c, "tasks", "%d threads in all: wakesim simulates at most 65536", f->nthreads);
+		goto out;
+	}
+	/* resume "name" wakes a thread by its task name: a typo would wake nobody. */
+	for (int t = 0; t < f->ntask; t++)
+		for (int p = 0; p < f->task[t].nph; p++)
+			for (int e = 0; e < f->task[t].ph[p].nev; e++) {
+				const struct ra_event *ev = &f->task[t].ph[p].ev[e];
+				bool found = false;
+
+				if (ev->type != RA_RESUME)
+					continue;
+				for (int k = 0; k < f->ntask; k++)
+					found |= !strcmp(f->task[k].name, f->res[ev->res].name);
+				if (!found) {
+					fail(&c, ev->key, "resumes \"%s\", which is no thread of the file",
+					     f->res[ev->res].name);
+					goto out;
+				}
+			}
 	for (int t = 0; t < f->ntask && f->duration_s < 0; t++)
 		if (f->task[t].instance && f->task[t].loop < 0) {
 			char p[600];
@@ -635,12 +698,7 @@ int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 				    "\"duration\": a simulation must end");
 			goto out;
 		}
-	if (renamed) {
-		size_t off = strlen(f->notes);
-
-		snprintf(f->notes + off, sizeof(f->notes) - off,
-			 "%s%d repeated keys renamed as workgen does", off ? ", " : "", renamed);
-	}
+	f->renamed = renamed;
 	ret = 0;
 out:
 	if (fp)
@@ -676,11 +734,60 @@ int rtapp_check_cpus(const struct ra_file *f, int nr_cpus, char *err, size_t err
 	return 0;
 }
 
+/* The file's text as parsed: read again, repeated keys renamed. */
+static char *load_text(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "r");
+	char *raw = NULL, *text = NULL;
+	size_t cap = 0, n = 0;
+	int renamed;
+
+	if (!fp)
+		return NULL;
+	for (;;) {
+		if (n == cap) {
+			char *nr = realloc(raw, cap ? 2 * cap : 65536);
+
+			if (!nr)
+				break;
+			raw = nr;
+			cap = cap ? 2 * cap : 65536;
+		}
+		size_t r = fread(raw + n, 1, cap - n, fp);
+
+		n += r;
+		if (!r)
+			break;
+	}
+	fclose(fp);
+	if (raw)
+		text = json_unique_keys(raw, n, &renamed);
+	free(raw);
+	*len = text ? strlen(text) : 0;
+	return text;
+}
+
+void rtapp_where(const struct ra_file *f, const char *key, char *buf, size_t len)
+{
+	size_t tlen;
+	char *text = load_text(f->path, &tlen);
+	int line = text ? json_path_line_or_parent(text, tlen, key) : 0;
+
+	if (line)
+		snprintf(buf, len, "%s:%d: key \"%s\": ", f->path, line, key);
+	else
+		snprintf(buf, len, "%s: key \"%s\": ", f->path, key);
+	free(text);
+}
+
 void rtapp_file_free(struct ra_file *f)
 {
 	for (int t = 0; f->task && t < f->ntask; t++) {
-		for (int p = 0; f->task[t].ph && p < f->task[t].nph; p++)
+		for (int p = 0; f->task[t].ph && p < f->task[t].nph; p++) {
+			for (int e = 0; f->task[t].ph[p].ev && e < f->task[t].ph[p].nev; e++)
+				free(f->task[t].ph[p].ev[e].key);
 			free(f->task[t].ph[p].ev);
+		}
 		free(f->task[t].ph);
 		free(f->task[t].name);
 	}

@@ -41,7 +41,11 @@
  * 0.63-1.16 ns; 0.7 ns taken (docs/workloads.md).
  */
 #define SCH_MAC_PS 700
-#define SCH_SPIN_NS 500		/* one trylock + pause round of the spin */
+/*
+ * A spinner polls its CPU's lock until the holder releases it: one step of
+ * up to this long, cut short by the release (task_end_work()).
+ */
+#define SCH_SPIN_NS (10 * NSEC_PER_MSEC)
 #define SCH_BATCH 128		/* RPS mode: max pending per worker */
 #define SCH_GTOD_NS 30		/* gettimeofday() through the vDSO */
 
@@ -83,7 +87,9 @@ struct sch_worker {
 	u64 work_start_us;
 	unsigned long long loop_count;
 	unsigned long long waits;	/* returns from the futex wait */
-	struct sch_stats wakeup, request;
+	struct sch_worker *spin_next;	/* on a lock's spinners while spinning */
+	struct sch_lock *spin_lock;	/* the lock it spins on, or NULL */
+	struct task_struct *task;
 };
 
 struct sch_msg {
@@ -99,10 +105,14 @@ struct sch_msg {
 	int rps_i, cur_tid;
 	u64 round_start;
 	unsigned long long posted;	/* RPS mode: requests queued */
+	/* Its workers' histograms: schbench keeps them per worker and adds them
+	 * up; one per message thread gives the same sums in 1/t the memory. */
+	struct sch_stats wakeup, request;
 };
 
 struct sch_lock {
 	struct task_struct *owner;
+	struct sch_worker *spinners;	/* polling the word until it changes */
 	struct cacheline line;
 };
 
@@ -148,7 +158,7 @@ const char schbench_usage[] =
 	"  -s US  usleep per request (default 100)\n"
 	"  -n N   matrix multiplies per request (default 5)\n"
 	"  -F KB  cache footprint per worker (default 256)\n"
-	"  -C     calibrate: no locking, the usleep not timed\n"
+	"  -C     calibrate: no locking, and the usleep not in the request latency\n"
 	"  -L     no per-CPU locking\n"
 	"Output: schbench's percentile blocks; result: p99 wake-up latency (usec).\n"
 	"Not simulated (refused): -p pipe mode, -A auto-rps, -M/-W pinning, -j/-J json.\n";
@@ -297,6 +307,21 @@ static bool fwait(struct sim *sim, struct futex *f, struct task_struct *p)
 	return futex_wait(sim, f, p, FUTEX_BLOCKED_S);
 }
 
+/* Leave the spinner list of the lock w polled. */
+static void spin_forget(struct sch_worker *w)
+{
+	struct sch_worker **pp;
+
+	if (!w->spin_lock)
+		return;
+	for (pp = &w->spin_lock->spinners; *pp; pp = &(*pp)->spin_next)
+		if (*pp == w) {
+			*pp = w->spin_next;
+			break;
+		}
+	w->spin_lock = NULL;
+}
+
 static bool finished(const struct schbench *s)
 {
 	return s->stopping;
@@ -354,7 +379,7 @@ static void worker_step(struct sim *sim, struct task_struct *p, struct step *out
 
 			w->waits++;
 			if (d > 0)
-				add_lat(&w->wakeup, (unsigned int)(d > UINT32_MAX ? UINT32_MAX : d));
+				add_lat(&w->msg->wakeup, (unsigned int)(d > UINT32_MAX ? UINT32_MAX : d));
 			if (s->rps) {
 				w->state = W_MSG; /* returns NULL: go splice */
 				continue;
@@ -387,10 +412,19 @@ static void worker_step(struct sim *sim, struct task_struct *p, struct step *out
 
 			sim->met.coherence_ns += ns;
 			charge(sim, ns);
+			if (w->spin_lock && w->spin_lock != lk)
+				spin_forget(w); /* it moved to another CPU */
 			if (lk->owner && lk->owner != p) {
+				if (!w->spin_lock) {
+					w->spin_lock = lk;
+					w->task = p;
+					w->spin_next = lk->spinners;
+					lk->spinners = w;
+				}
 				run(out, SCH_SPIN_NS, false);
 				return;
 			}
+			spin_forget(w);
 			lk->owner = p;
 			w->lock_cpu = cpu;
 			w->state = W_MATH;
@@ -405,12 +439,20 @@ static void worker_step(struct sim *sim, struct task_struct *p, struct step *out
 				struct sch_lock *lk = &s->locks[w->lock_cpu];
 
 				lk->owner = NULL;
+				/* The spinners see the word change and retry. */
+				while (lk->spinners) {
+					struct sch_worker *sp = lk->spinners;
+
+					lk->spinners = sp->spin_next;
+					sp->spin_lock = NULL;
+					task_end_work(sim, sp->task);
+				}
 			}
 			u64 d = now_us(sim) - w->work_start_us;
 
 			w->loop_count++;
 			if (d > 0)
-				add_lat(&w->request, (unsigned int)(d > UINT32_MAX ? UINT32_MAX : d));
+				add_lat(&w->msg->request, (unsigned int)(d > UINT32_MAX ? UINT32_MAX : d));
 			if (--w->batch) {
 				w->state = W_REQ;
 				continue;
@@ -516,9 +558,9 @@ static void combine_all(const struct schbench *s, struct sch_stats *wk, struct s
 {
 	memset(wk, 0, sizeof(*wk));
 	memset(rq, 0, sizeof(*rq));
-	for (int i = 0; i < s->m * s->t; i++) {
-		combine(wk, &s->workers[i].wakeup);
-		combine(rq, &s->workers[i].request);
+	for (int i = 0; i < s->m; i++) {
+		combine(wk, &s->msgs[i].wakeup);
+		combine(rq, &s->msgs[i].request);
 	}
 }
 
@@ -544,9 +586,9 @@ static void sched_delay(const struct schbench *s, unsigned long long *msg, unsig
 static void reset_stats(struct schbench *s)
 {
 	memset(&s->rps_stats, 0, sizeof(s->rps_stats));
-	for (int i = 0; i < s->m * s->t; i++) {
-		memset(&s->workers[i].wakeup, 0, sizeof(s->workers[i].wakeup));
-		memset(&s->workers[i].request, 0, sizeof(s->workers[i].request));
+	for (int i = 0; i < s->m; i++) {
+		memset(&s->msgs[i].wakeup, 0, sizeof(s->msgs[i].wakeup));
+		memset(&s->msgs[i].request, 0, sizeof(s->msgs[i].request));
 	}
 }
 
@@ -621,8 +663,8 @@ static int sch_start(struct sim *sim, struct workload *wl, char *err, size_t err
 	if (!s->t)
 		s->t = (ncpus + s->m - 1) / s->m;
 	if ((long long)s->m * s->t > 65536) {
-		snprintf(err, errlen, "schbench: %d message threads x %d workers is over 65536 tasks",
-			 s->m, s->t);
+		snprintf(err, errlen, "schbench: %d message threads x %d workers is over the 65536 "
+			 "tasks wakesim allows", s->m, s->t);
 		return -1;
 	}
 	s->msgs = calloc((size_t)s->m, sizeof(*s->msgs));
@@ -777,9 +819,9 @@ struct workload *schbench_create(int argc, char **argv, bool *help, char *err, s
 		switch (c) {
 		case 'm': dst = &m; lo = 1; hi = 4096; break;
 		case 't': dst = &t; lo = 1; hi = 65536; break;
-		case 'r': dst = &r; lo = 1; hi = 100000; break;
+		case 'r': dst = &r; lo = 1; hi = WL_MAX_SECONDS; break;
 		case 'R': dst = &rps; lo = 0; hi = 100000000; break;
-		case 'w': dst = &w; lo = 0; hi = 100000; break;
+		case 'w': dst = &w; lo = 0; hi = WL_MAX_SECONDS; break;
 		case 'i': dst = &iv; lo = 1; hi = 100000; break;
 		case 'n': dst = &ops; lo = 0; hi = 100000; break;
 		case 's': dst = &sl; lo = 0; hi = 100000000; break;

@@ -442,12 +442,12 @@ struct workload *tbench_create(int argc, char **argv, bool *help, char *err, siz
 	while ((c = getopt_long(argc, argv, ":t:c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (wl_parse_seconds(tool, "-t", optarg, NSEC_PER_MSEC, 100000 * NSEC_PER_SEC,
+			if (wl_parse_seconds(tool, "-t", optarg, NSEC_PER_MSEC, WL_MAX_SECONDS * NSEC_PER_SEC,
 					     &timelimit, err, errlen))
 				return NULL;
 			break;
 		case 'W':
-			if (wl_parse_seconds(tool, "--warmup", optarg, 0, 100000 * NSEC_PER_SEC,
+			if (wl_parse_seconds(tool, "--warmup", optarg, 0, 600 * NSEC_PER_SEC,
 					     &warmup, err, errlen))
 				return NULL;
 			warmup_set = true;
@@ -472,18 +472,21 @@ struct workload *tbench_create(int argc, char **argv, bool *help, char *err, siz
 			return NULL;
 		}
 	}
-	/* NPROCS [server]; --nprocs (what compare --loads clients= sets) wins. */
+	/* NPROCS [server], or --nprocs (what compare --loads clients= sets). */
 	int pos = optind;
 
-	if (pos < argc && !nprocs_opt) {
-		if (wl_parse_long(tool, "NPROCS", argv[pos], 1, 16384, &nprocs, err, errlen))
-			return NULL;
-	}
-	if (pos < argc)
-		pos++;
 	if (nprocs_opt &&
 	    wl_parse_long(tool, "--nprocs", nprocs_opt, 1, 16384, &nprocs, err, errlen))
 		return NULL;
+	if (pos < argc && !nprocs_opt) {
+		if (wl_parse_long(tool, "NPROCS", argv[pos], 1, 16384, &nprocs, err, errlen))
+			return NULL;
+		pos++;
+	} else if (pos < argc && argv[pos][0] >= '0' && argv[pos][0] <= '9') {
+		snprintf(err, errlen, "tbench: NPROCS given twice (%s and --nprocs %s): give it once "
+			 "(compare --loads clients= sets --nprocs)", argv[pos], nprocs_opt);
+		return NULL;
+	}
 	if (!nprocs) {
 		snprintf(err, errlen, "tbench: NPROCS missing (tbench [options] NPROCS [server])");
 		return NULL;

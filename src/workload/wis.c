@@ -354,6 +354,11 @@ struct workload *wis_create(int argc, char **argv, bool *help, char *err, size_t
 		snprintf(err, errlen, "%s: unexpected argument \"%s\"", tool, argv[optind]);
 		return NULL;
 	}
+	if ((WIS_WARMUP_SAMPLES + samples) * sample_ms > WL_MAX_SECONDS * 1000L) {
+		snprintf(err, errlen, "%s: %d warm-up + %ld samples of %ld ms exceed %d s of simulated "
+			 "time", tool, WIS_WARMUP_SAMPLES, samples, sample_ms, WL_MAX_SECONDS);
+		return NULL;
+	}
 
 	struct workload *wl = calloc(1, sizeof(*wl));
 	struct wis *w = calloc(1, sizeof(*w));

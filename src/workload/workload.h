@@ -57,6 +57,12 @@ struct workload *rtapp_create(int argc, char **argv, bool *help, char *err, size
 extern const char hackbench_usage[], wis_usage[], netperf_usage[], tbench_usage[],
 	pgbench_usage[], schbench_usage[], rtapp_usage[];
 
+/*
+ * The longest time option a workload accepts (s): a run stops after an
+ * hour of simulated time (cli/runner.c), warm-ups and set-up included.
+ */
+#define WL_MAX_SECONDS 3000
+
 /* After a run: the workload's conservation check (ops->check). */
 int workload_check(struct workload *wl, char *why, size_t len);
 
