@@ -174,6 +174,17 @@ void launcher_child_exit(struct sim *sim, struct launcher *l)
 	wake_up(sim, &l->child_exit, 1, WF_SYNC);
 }
 
+bool launcher_child_killed(struct sim *sim, struct launcher *l, struct task_struct *p,
+			   struct step *out)
+{
+	if (!p->killed)
+		return false;
+	if (l)
+		launcher_child_exit(sim, l);
+	out->kind = STEP_EXIT;
+	return true;
+}
+
 bool launcher_wait_go(struct sim *sim, struct launcher *l, struct task_struct *p)
 {
 	if (chan_poll_in(sim, &l->go, p)) {

@@ -59,6 +59,12 @@ int launcher_start(struct sim *sim, struct launcher *l, const char *comm, char *
 /* A child's program calls this before returning STEP_EXIT. */
 void launcher_child_exit(struct sim *sim, struct launcher *l);
 /*
+ * At the top of a child's step: if p was SIGKILLed, tell the launcher (l
+ * may be NULL), set out to exit and return true.
+ */
+bool launcher_child_killed(struct sim *sim, struct launcher *l, struct task_struct *p,
+			   struct step *out);
+/*
  * The start barrier from a child's program: true while the child must
  * keep sleeping (it is queued on the start pipe); call again once woken.
  */

@@ -81,7 +81,6 @@ static void client_step(struct sim *sim, struct task_struct *p, struct step *out
 {
 	struct np_client *c = p->prog;
 	struct rr_conn *conn = c->conn;
-	bool blocked;
 
 	for (;;) {
 		switch (c->state) {
@@ -108,16 +107,14 @@ static void client_step(struct sim *sim, struct task_struct *p, struct step *out
 			c->state = C_SEND_DO;
 			return;
 		case C_SEND_DO:
-			c->remain -= chan_write(sim, &conn->c2s, p, c->remain, c->slept, &blocked);
-			if (blocked) {
-				c->slept = true;
-				out->kind = STEP_BLOCK;
+			switch (rr_write_rest(sim, &conn->c2s, p, &c->remain, &c->slept, out)) {
+			case RR_IO_BLOCK:
 				return;
-			}
-			c->slept = false;
-			if (c->remain) {
+			case RR_IO_SYSCALL:
 				run(out, chan_write_cost(sim, &conn->c2s));
 				return;
+			case RR_IO_DONE:
+				break;
 			}
 			c->remain = c->np->resp;
 			c->state = C_RECV_SYSCALL;
@@ -127,14 +124,10 @@ static void client_step(struct sim *sim, struct task_struct *p, struct step *out
 			c->state = C_RECV_DO;
 			return;
 		case C_RECV_DO: {
-			u64 n = chan_read(sim, &conn->s2c, p, c->remain, c->slept, &blocked);
+			u64 n;
 
-			if (blocked) {
-				c->slept = true;
-				out->kind = STEP_BLOCK;
+			if (rr_read_some(sim, &conn->s2c, p, c->remain, &n, &c->slept, out) == RR_IO_BLOCK)
 				return;
-			}
-			c->slept = false;
 			c->remain -= n;
 			if (c->remain) {
 				c->state = C_RECV_SYSCALL;

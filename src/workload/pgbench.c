@@ -137,11 +137,8 @@ static void backend_step(struct sim *sim, struct task_struct *p, struct step *ou
 	bool blocked;
 
 	for (;;) {
-		if (p->killed) {
-			launcher_child_exit(sim, &pg->l);
-			out->kind = STEP_EXIT;
+		if (launcher_child_killed(sim, &pg->l, p, out))
 			return;
-		}
 		switch (c->bstate) {
 		case B_RECV_SYSCALL:
 			run(out, chan_read_cost(sim, &c->q), true);
@@ -239,11 +236,8 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 	bool blocked;
 
 	for (;;) {
-		if (p->killed) {
-			launcher_child_exit(sim, &pg->l);
-			out->kind = STEP_EXIT;
+		if (launcher_child_killed(sim, &pg->l, p, out))
 			return;
-		}
 		switch (t->state) {
 		case P_SCAN: {
 			/* The next client that can send, or whose result is in. */

@@ -28,15 +28,10 @@ static void run(struct step *out, u64 ns)
 void rr_server_step(struct sim *sim, struct task_struct *p, struct step *out)
 {
 	struct rr_conn *c = p->prog;
-	bool blocked;
 
 	for (;;) {
-		if (p->killed) {
-			if (c->l)
-				launcher_child_exit(sim, c->l);
-			out->kind = STEP_EXIT;
+		if (launcher_child_killed(sim, c->l, p, out))
 			return;
-		}
 		switch (c->state) {
 		case S_RECV_SYSCALL:
 			run(out, chan_read_cost(sim, &c->c2s));
@@ -45,16 +40,11 @@ void rr_server_step(struct sim *sim, struct task_struct *p, struct step *out)
 		case S_RECV_DO: {
 			/* A request's size is known once its first bytes are queued:
 			 * read it at each attempt, not before sleeping. */
-			u64 left = c->req_len - c->got;
+			u64 left = c->req_len - c->got, n;
 			u64 want = !c->got && c->hdr_len && c->hdr_len < left ? c->hdr_len : left;
-			u64 n = chan_read(sim, &c->c2s, p, want, c->slept, &blocked);
 
-			if (blocked) {
-				c->slept = true;
-				out->kind = STEP_BLOCK;
+			if (rr_read_some(sim, &c->c2s, p, want, &n, &c->slept, out) == RR_IO_BLOCK)
 				return;
-			}
-			c->slept = false;
 			if (!n && chan_eof(&c->c2s)) {
 				/* The client closed the connection: the server exits. */
 				chan_close(sim, &c->s2c);
@@ -68,10 +58,6 @@ void rr_server_step(struct sim *sim, struct task_struct *p, struct step *out)
 			continue;
 		}
 		case S_HOOK:
-			if (c->hook && c->hook(sim, c, p)) {
-				out->kind = STEP_BLOCK;
-				return;
-			}
 			c->state = S_WORK;
 			if (c->server_work_ns) {
 				out->kind = STEP_RUN;
@@ -81,8 +67,6 @@ void rr_server_step(struct sim *sim, struct task_struct *p, struct step *out)
 			}
 			continue;
 		case S_WORK:
-			if (c->unhook)
-				c->unhook(sim, c, p);
 			c->remain = c->resp_len;
 			c->state = S_SEND_SYSCALL;
 			continue;
@@ -90,24 +74,49 @@ void rr_server_step(struct sim *sim, struct task_struct *p, struct step *out)
 			run(out, chan_write_cost(sim, &c->s2c));
 			c->state = S_SEND_DO;
 			return;
-		case S_SEND_DO: {
-			u64 n = chan_write(sim, &c->s2c, p, c->remain, c->slept, &blocked);
-
-			c->remain -= n;
-			if (blocked) {
-				c->slept = true;
-				out->kind = STEP_BLOCK;
+		case S_SEND_DO:
+			switch (rr_write_rest(sim, &c->s2c, p, &c->remain, &c->slept, out)) {
+			case RR_IO_BLOCK:
 				return;
-			}
-			c->slept = false;
-			if (c->remain) {
+			case RR_IO_SYSCALL:
 				c->state = S_SEND_SYSCALL;
 				continue;
+			case RR_IO_DONE:
+				break;
 			}
 			c->served++;
 			c->state = S_RECV_SYSCALL;
 			continue;
 		}
-		}
 	}
+}
+
+enum rr_io rr_write_rest(struct sim *sim, struct chan *c, struct task_struct *p, u64 *remain,
+			 bool *slept, struct step *out)
+{
+	bool blocked;
+
+	*remain -= chan_write(sim, c, p, *remain, *slept, &blocked);
+	if (blocked) {
+		*slept = true;
+		out->kind = STEP_BLOCK;
+		return RR_IO_BLOCK;
+	}
+	*slept = false;
+	return *remain ? RR_IO_SYSCALL : RR_IO_DONE;
+}
+
+enum rr_io rr_read_some(struct sim *sim, struct chan *c, struct task_struct *p, u64 want,
+			u64 *n, bool *slept, struct step *out)
+{
+	bool blocked;
+
+	*n = chan_read(sim, c, p, want, *slept, &blocked);
+	if (blocked) {
+		*slept = true;
+		out->kind = STEP_BLOCK;
+		return RR_IO_BLOCK;
+	}
+	*slept = false;
+	return RR_IO_DONE;
 }

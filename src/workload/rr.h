@@ -12,10 +12,6 @@
 
 #include "launcher.h"
 
-struct rr_conn;
-/* Server work that may block (a lock); returns true while it must sleep. */
-typedef bool (*rr_server_hook)(struct sim *sim, struct rr_conn *c, struct task_struct *p);
-
 struct rr_conn {
 	struct chan c2s, s2c;
 	u64 req_len, resp_len;		/* bytes of the current transaction */
@@ -24,9 +20,6 @@ struct rr_conn {
 					 * its own read(2) (tbench_srv's length word) */
 	unsigned long long served;	/* responses fully sent */
 	struct launcher *l;		/* notified when the server exits */
-	rr_server_hook hook;		/* optional, run before server_work_ns */
-	void (*unhook)(struct sim *sim, struct rr_conn *c, struct task_struct *p);
-	void *hook_data;
 	/* server program state */
 	int state;
 	bool slept;
@@ -39,5 +32,23 @@ void rr_conn_init(struct rr_conn *c, enum chan_kind kind, struct launcher *l);
 void rr_conn_free(struct rr_conn *c);
 /* The server's program (prog = the rr_conn). */
 void rr_server_step(struct sim *sim, struct task_struct *p, struct step *out);
+
+/* What one attempt at moving a message's bytes left to do. */
+enum rr_io { RR_IO_DONE, RR_IO_SYSCALL, RR_IO_BLOCK };
+
+/*
+ * write(2) of the *remain bytes left of a message: RR_IO_DONE when all
+ * are queued, RR_IO_SYSCALL when a new write() is needed for the rest,
+ * RR_IO_BLOCK when p must sleep for buffer space (out is set). *slept
+ * carries "this attempt follows a wake-up" between attempts.
+ */
+enum rr_io rr_write_rest(struct sim *sim, struct chan *c, struct task_struct *p, u64 *remain,
+			 bool *slept, struct step *out);
+/*
+ * read(2) of up to want bytes into *got: RR_IO_BLOCK when nothing is queued
+ * (p sleeps; out is set), else RR_IO_DONE with *n read (0 at end of file).
+ */
+enum rr_io rr_read_some(struct sim *sim, struct chan *c, struct task_struct *p, u64 want,
+			u64 *n, bool *slept, struct step *out);
 
 #endif

@@ -146,6 +146,35 @@ static const struct cpumask *phase_mask(struct sim *sim, const struct ra_thread 
 }
 
 /*
+ * pthread_cond_wait(c, m) as steps from th->sub = 1: true once p holds m
+ * again after a signal; false when out says block (continue at th->sub).
+ */
+static bool cond_wait_steps(struct sim *sim, struct task_struct *p, struct ra_thread *th,
+			    struct ws_cond *c, struct ws_mutex *m, struct step *out)
+{
+	if (th->sub == 1) {
+		th->sub = 2;
+		if (cond_wait_begin(sim, c, m, p, &th->seq)) {
+			block(out);
+			return false;
+		}
+		th->sub = 3;
+	}
+	if (th->sub == 2) {
+		if (cond_wait_again(sim, c, p, th->seq)) {
+			block(out);
+			return false;
+		}
+		th->sub = 3;
+	}
+	if (mutex_lock_ws(sim, m, p)) {
+		block(out);
+		return false;
+	}
+	return true;
+}
+
+/*
  * One event; returns true when it is complete, false when out was filled
  * (run or block) and the event continues at th->sub when p is called again.
  */
@@ -240,46 +269,27 @@ static bool do_event(struct sim *sim, struct task_struct *p, struct ra_thread *t
 	case RA_SUSPEND:
 		/* suspend: lock(own), wait(own), unlock(own); wait/sync: the
 		 * caller holds the mutex (sync signals first). */
-		for (;;) {
-			switch (th->sub) {
-			case 0:
-				if (e->type == RA_SUSPEND && mutex_lock_ws(sim, &mx->m, p)) {
-					block(out);
-					return false;
-				}
-				if (e->type != RA_SUSPEND && mx->m.owner != p) {
-					/* pthread_cond_wait() needs the mutex held. */
-					input_error(ra, p, th, e, "waits on a condition without holding "
-						    "its mutex (lock it first)");
-					block(out);
-					return false;
-				}
-				if (e->type == RA_SYNC)
-					cond_signal_ws(sim, &r->c, false);
-				th->sub = 1;
-				if (cond_wait_begin(sim, &r->c, &mx->m, p, &th->seq)) {
-					block(out);
-					return false;
-				}
-				th->sub = 2;
-				continue;
-			case 1:
-				if (cond_wait_again(sim, &r->c, p, th->seq)) {
-					block(out);
-					return false;
-				}
-				th->sub = 2;
-				continue;
-			case 2:
-				if (mutex_lock_ws(sim, &mx->m, p)) {
-					block(out);
-					return false;
-				}
-				if (e->type == RA_SUSPEND)
-					mutex_unlock_ws(sim, &mx->m, p);
-				return true;
+		if (th->sub == 0) {
+			if (e->type == RA_SUSPEND && mutex_lock_ws(sim, &mx->m, p)) {
+				block(out);
+				return false;
 			}
+			if (e->type != RA_SUSPEND && mx->m.owner != p) {
+				/* pthread_cond_wait() needs the mutex held. */
+				input_error(ra, p, th, e, "waits on a condition without holding "
+					    "its mutex (lock it first)");
+				block(out);
+				return false;
+			}
+			if (e->type == RA_SYNC)
+				cond_signal_ws(sim, &r->c, false);
+			th->sub = 1;
 		}
+		if (!cond_wait_steps(sim, p, th, &r->c, &mx->m, out))
+			return false;
+		if (e->type == RA_SUSPEND)
+			mutex_unlock_ws(sim, &mx->m, p);
+		return true;
 	case RA_RESUME:
 		if (mutex_lock_ws(sim, &mx->m, p)) {
 			block(out);
@@ -289,44 +299,25 @@ static bool do_event(struct sim *sim, struct task_struct *p, struct ra_thread *t
 		mutex_unlock_ws(sim, &mx->m, p);
 		return true;
 	case RA_BARRIER:
-		for (;;) {
-			switch (th->sub) {
-			case 0:
-				if (mutex_lock_ws(sim, &r->m, p)) {
-					block(out);
-					return false;
-				}
-				if (r->waiting == 0) {
-					/* The last to arrive: everyone else waits. */
-					cond_signal_ws(sim, &r->c, true);
-					mutex_unlock_ws(sim, &r->m, p);
-					return true;
-				}
-				r->waiting--;
-				th->sub = 1;
-				if (cond_wait_begin(sim, &r->c, &r->m, p, &th->seq)) {
-					block(out);
-					return false;
-				}
-				th->sub = 2;
-				continue;
-			case 1:
-				if (cond_wait_again(sim, &r->c, p, th->seq)) {
-					block(out);
-					return false;
-				}
-				th->sub = 2;
-				continue;
-			case 2:
-				if (mutex_lock_ws(sim, &r->m, p)) {
-					block(out);
-					return false;
-				}
-				r->waiting++;
+		if (th->sub == 0) {
+			if (mutex_lock_ws(sim, &r->m, p)) {
+				block(out);
+				return false;
+			}
+			if (r->waiting == 0) {
+				/* The last to arrive: everyone else waits. */
+				cond_signal_ws(sim, &r->c, true);
 				mutex_unlock_ws(sim, &r->m, p);
 				return true;
 			}
+			r->waiting--;
+			th->sub = 1;
 		}
+		if (!cond_wait_steps(sim, p, th, &r->c, &r->m, out))
+			return false;
+		r->waiting++;
+		mutex_unlock_ws(sim, &r->m, p);
+		return true;
 	}
 	return true;
 }
@@ -340,12 +331,10 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 	const struct ra_task *t = th->t;
 
 	for (;;) {
-		if (p->killed) {
+		if (p->killed)
 			th->exited = true;
-			launcher_child_exit(sim, &ra->l);
-			out->kind = STEP_EXIT;
+		if (launcher_child_killed(sim, &ra->l, p, out))
 			return;
-		}
 		if (th->ev == S_GO) {
 			if (launcher_wait_go(sim, &ra->l, p)) {
 				block(out);

@@ -333,11 +333,8 @@ static void worker_step(struct sim *sim, struct task_struct *p, struct step *out
 	struct schbench *s = w->s;
 
 	for (;;) {
-		if (p->killed) {
-			launcher_child_exit(sim, &s->l);
-			out->kind = STEP_EXIT;
+		if (launcher_child_killed(sim, &s->l, p, out))
 			return;
-		}
 		switch (w->state) {
 		case W_MSG:
 			/* msg_and_wait() */
@@ -471,11 +468,8 @@ static void msg_step(struct sim *sim, struct task_struct *p, struct step *out)
 	struct schbench *s = m->s;
 
 	for (;;) {
-		if (p->killed) {
-			launcher_child_exit(sim, &s->l);
-			out->kind = STEP_EXIT;
+		if (launcher_child_killed(sim, &s->l, p, out))
 			return;
-		}
 		switch (m->state) {
 		case M_START:
 			m->state = s->rps ? M_RPS_ROUND : M_WAKE;

@@ -107,14 +107,10 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 	struct tbench *tb = c->tb;
 	struct rr_conn *conn = c->conn;
 	const struct nb_line *ln;
-	bool blocked;
 
 	for (;;) {
-		if (p->killed) {
-			launcher_child_exit(sim, &tb->l);
-			out->kind = STEP_EXIT;
+		if (launcher_child_killed(sim, &tb->l, p, out))
 			return;
-		}
 		ln = &tb->lf->line[c->line];
 		switch (c->state) {
 		case T_CONNECT:
@@ -165,16 +161,14 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 			c->state = T_SEND_DO;
 			return;
 		case T_SEND_DO:
-			c->remain -= chan_write(sim, &conn->c2s, p, c->remain, c->slept, &blocked);
-			if (blocked) {
-				c->slept = true;
-				out->kind = STEP_BLOCK;
+			switch (rr_write_rest(sim, &conn->c2s, p, &c->remain, &c->slept, out)) {
+			case RR_IO_BLOCK:
 				return;
-			}
-			c->slept = false;
-			if (c->remain) {
+			case RR_IO_SYSCALL:
 				c->state = T_SEND_SYSCALL;
 				continue;
+			case RR_IO_DONE:
+				break;
 			}
 			c->got = 0;
 			c->state = T_HDR_SYSCALL;
@@ -188,15 +182,10 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 			/* read() of the length word, then recv(MSG_WAITALL) of the
 			 * rest: one syscall that sleeps until all has arrived. */
 			bool hdr = c->state == T_HDR_DO;
-			u64 want = hdr ? TBENCH_HDR - c->got : conn->resp_len - c->got;
-			u64 n = chan_read(sim, &conn->s2c, p, want, c->slept, &blocked);
+			u64 want = hdr ? TBENCH_HDR - c->got : conn->resp_len - c->got, n;
 
-			if (blocked) {
-				c->slept = true;
-				out->kind = STEP_BLOCK;
+			if (rr_read_some(sim, &conn->s2c, p, want, &n, &c->slept, out) == RR_IO_BLOCK)
 				return;
-			}
-			c->slept = false;
 			c->got += n;
 			if (hdr && c->got < TBENCH_HDR) {
 				c->state = T_HDR_SYSCALL;

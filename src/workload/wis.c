@@ -82,12 +82,9 @@ static void wis_step(struct sim *sim, struct task_struct *p, struct step *out)
 	const struct costs *k = &sim->m->costs;
 	bool blocked;
 
-	if (p->killed) {
-		if (!t->partner)
-			launcher_child_exit(sim, &w->l);
-		out->kind = STEP_EXIT;
+	/* Partners are the tasks' children, not the launcher's. */
+	if (launcher_child_killed(sim, t->partner ? NULL : &w->l, p, out))
 		return;
-	}
 	for (;;) {
 		switch (t->state) {
 		case W_GO:
