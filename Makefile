@@ -25,9 +25,9 @@ all: wakesim
 wakesim: build/obj/src/cli/main.o $(OBJ)
 	@echo "  LD $@"; $(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/presets_data.c: tools/embed.sh $(wildcard machines/*.json)
+build/presets_data.c: tools/embed.sh $(wildcard machines/*.json costs/*.json)
 	@mkdir -p build
-	sh tools/embed.sh $(wildcard machines/*.json) > $@.tmp && mv $@.tmp $@
+	sh tools/embed.sh $(wildcard machines/*.json costs/*.json) > $@.tmp && mv $@.tmp $@
 
 build/obj/%.o: %.c | build/presets_data.c
 	@mkdir -p $(dir $@)

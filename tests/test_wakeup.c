@@ -262,7 +262,7 @@ static void test_idle_cores_no_smt(void **state)
 		struct sched_domain_shared *sds = sim->doms.cpu[0].sd_llc_shared;
 
 		tu_busy(sim, 5);
-		cacheline_write(m, &sds->line, 10);
+		cacheline_write(m, &sds->line, 10, 0);
 		assert_int_equal(sis(sim, 0, p, 5, 5), 6);
 		cost[i] = sim->kcost_ns;
 		tu_sim_free(sim);

@@ -1,5 +1,7 @@
 #!/bin/sh
-# Turn machines/*.json into a C file of byte arrays (tools/embed.sh FILES...).
+# Turn machines/*.json and costs/*.json into a C file of byte arrays
+# (tools/embed.sh FILES...): machines/NAME.json is "NAME", costs/NAME.json
+# "costs/NAME".
 # Sorted in the C locale so the table order never depends on the build host.
 set -eu
 files=$(printf '%s\n' "$@" | LC_ALL=C sort)
@@ -17,6 +19,7 @@ echo "const struct preset_blob preset_blobs[] = {"
 i=0
 for f in $files; do
 	n=$(basename "$f" .json)
+	case "$f" in costs/*|*/costs/*) n="costs/$n" ;; esac
 	sz=$(wc -c < "$f" | tr -d ' ')
 	echo "	{\"$n\", blob_$i, $sz},"
 	i=$((i + 1))

@@ -19,6 +19,11 @@ int load_machine(const struct common_opts *o, struct machine *m)
 		fprintf(stderr, "wakesim: %s\n", err);
 		return -1;
 	}
+	if (o->cost_profile && machine_apply_cost_profile(m, o->cost_profile, err, sizeof(err))) {
+		fprintf(stderr, "wakesim: --cost-profile: %s\n", err);
+		machine_free(m);
+		return -1;
+	}
 	return 0;
 }
 
@@ -232,6 +237,9 @@ int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 	switch (c) {
 	case 'm':
 		o->machine = optarg;
+		return 1;
+	case 'P':
+		o->cost_profile = optarg;
 		return 1;
 	case 'S':
 		if (o->nr_sysctl == (int)(sizeof(o->sysctl) / sizeof(o->sysctl[0]))) {

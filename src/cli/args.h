@@ -13,6 +13,7 @@
 
 struct common_opts {
 	const char *machine;		/* --machine */
+	const char *cost_profile;	/* --cost-profile NAME|FILE */
 	const char *features;		/* --features (run) */
 	const char *sysctl[32];		/* --sysctl, repeated */
 	int nr_sysctl;
@@ -23,7 +24,10 @@ struct common_opts {
 	uint64_t seed;
 };
 
-/* Load opts->machine (host if unset) into m; prints the error and returns -1. */
+/*
+ * Load opts->machine (host if unset) into m, with opts->cost_profile if
+ * given; prints the error and returns -1.
+ */
 int load_machine(const struct common_opts *o, struct machine *m);
 /*
  * Fill a spec's tunables and allowed CPUs from the options for machine m,
@@ -65,8 +69,9 @@ int out_commit(struct out_buf *ob, const char *path);
 void out_discard(struct out_buf *ob);
 
 /*
- * The options run and compare share (--machine, --sysctl, --seed, --node,
- * --cpus, --json, -o, and getopt's errors), for getopt_long()'s result c.
+ * The options run and compare share (--machine, --cost-profile, --sysctl,
+ * --seed, --node, --cpus, --json, -o, and getopt's errors), for
+ * getopt_long()'s result c.
  * Returns 1 if c was one of them, 0 if not, -1 after printing an error;
  * usage is printed after an unknown option.
  */

@@ -25,7 +25,7 @@ static char *default_workload[] = { "hackbench", "-g", "32", "-f", "20", "--thre
 				    "--pipe", "-l", "400", "-s", "100", NULL };
 
 static const char compare_usage[] =
-	"Usage: wakesim compare [--machine M] [--base FEATURES] --test FEATURES\n"
+	"Usage: wakesim compare [--machine M] [--cost-profile P] [--base FEATURES] --test FEATURES\n"
 	"                       [--runs N] [--seed FIRST] [--loads NAME=V1,V2,...]\n"
 	"                       [--sysctl NAME=VALUE]... [--node N | --cpus LIST]\n"
 	"                       [-j N] [--json] [-o FILE] -- WORKLOAD [ARGS...]\n"
@@ -103,7 +103,7 @@ static void print_cmdline(FILE *f, int argc, char **argv)
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "machine", required_argument, NULL, 'm' }, { "base", required_argument, NULL, 'B' },
+		{ "machine", required_argument, NULL, 'm' }, { "cost-profile", required_argument, NULL, 'P' }, { "base", required_argument, NULL, 'B' },
 		{ "test", required_argument, NULL, 'T' },    { "runs", required_argument, NULL, 'r' },
 		{ "loads", required_argument, NULL, 'L' },   { "sysctl", required_argument, NULL, 'S' },
 		{ "seed", required_argument, NULL, 's' },    { "node", required_argument, NULL, 'N' },
@@ -308,6 +308,8 @@ int cmd_compare(int argc, char **argv)
 		json_object_object_add(root, "base_features", json_object_new_string(bdesc));
 		json_object_object_add(root, "test_features", json_object_new_string(tdesc));
 		json_object_object_add(root, "sysctls", json_object_new_string(sysctls));
+		json_object_object_add(root, "cost_profile",
+				       json_object_new_string(m.cost_profile[0] ? m.cost_profile : "default"));
 		json_object_object_add(root, "cpus", json_object_new_string(cpus));
 		json_object_object_add(root, "runs", json_object_new_int(runs));
 		json_object_object_add(root, "first_seed", json_object_new_int64((int64_t)o.seed));
@@ -319,9 +321,10 @@ int cmd_compare(int argc, char **argv)
 	} else {
 		fprintf(ob.f, "wakesim compare: ");
 		print_cmdline(ob.f, wargc, wargv);
-		fprintf(ob.f, "\nmachine %s (%d CPUs), workload on %s%s, sysctls %s\n", m.name,
-			m.topo.nr_cpus, strcmp(cpus, "all") ? "CPUs " : "",
-			strcmp(cpus, "all") ? cpus : "all CPUs", sysctls);
+		fprintf(ob.f, "\nmachine %s (%d CPUs), costs %s, workload on %s%s, sysctls %s\n",
+			m.name, m.topo.nr_cpus, m.cost_profile[0] ? m.cost_profile : "default",
+			strcmp(cpus, "all") ? "CPUs " : "", strcmp(cpus, "all") ? cpus : "all CPUs",
+			sysctls);
 		if (runs > 1)
 			fprintf(ob.f, "%d runs per side (seeds %llu-%llu)", runs,
 				(unsigned long long)o.seed,

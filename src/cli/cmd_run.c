@@ -12,10 +12,12 @@
 #include "workload/workload.h"
 
 static const char run_usage[] =
-	"Usage: wakesim run [--machine M] [--features F] [--sysctl NAME=VALUE]...\n"
+	"Usage: wakesim run [--machine M] [--cost-profile P] [--features F] [--sysctl NAME=VALUE]...\n"
 	"                   [--seed N] [--node N | --cpus LIST] [--json] [-o FILE]\n"
 	"                   -- WORKLOAD [ARGS...]\n"
-	"Runs one simulation and prints the benchmark's output and the run's metrics.\n";
+	"Runs one simulation and prints the benchmark's output and the run's metrics.\n"
+	"--cost-profile: a built-in profile (costs/NAME.json) or a file such as\n"
+	"`wakesim calibrate` writes; it replaces the machine's own costs.\n";
 
 static void join_args(int argc, char **argv, char *buf, size_t len)
 {
@@ -29,7 +31,7 @@ static void join_args(int argc, char **argv, char *buf, size_t len)
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "machine", required_argument, NULL, 'm' }, { "features", required_argument, NULL, 'F' },
+		{ "machine", required_argument, NULL, 'm' }, { "cost-profile", required_argument, NULL, 'P' }, { "features", required_argument, NULL, 'F' },
 		{ "sysctl", required_argument, NULL, 'S' },  { "seed", required_argument, NULL, 's' },
 		{ "node", required_argument, NULL, 'N' },    { "cpus", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'J' },	     { "output", required_argument, NULL, 'o' },
@@ -124,6 +126,8 @@ int cmd_run(int argc, char **argv)
 		json_object_object_add(root, "nr_cpus", json_object_new_int(m.topo.nr_cpus));
 		json_object_object_add(root, "features", json_object_new_string(feats));
 		json_object_object_add(root, "sysctls", json_object_new_string(sysctls));
+		json_object_object_add(root, "cost_profile",
+				       json_object_new_string(m.cost_profile[0] ? m.cost_profile : "default"));
 		json_object_object_add(root, "cpus", json_object_new_string(cpus));
 		json_object_object_add(root, "seed", json_object_new_int64((int64_t)o.seed));
 		json_object_object_add(root, "workload", json_object_new_string(cmdline));
@@ -140,11 +144,11 @@ int cmd_run(int argc, char **argv)
 		json_object_put(root);
 	} else {
 		fputs(report, ob.f);
-		fprintf(ob.f, "\nwakesim: machine %s (%d CPUs), workload on %s%s, features %s, "
+		fprintf(ob.f, "\nwakesim: machine %s (%d CPUs), costs %s, workload on %s%s, features %s, "
 			      "sysctls %s, seed %llu\n",
-			m.name, m.topo.nr_cpus, strcmp(cpus, "all") ? "CPUs " : "",
-			strcmp(cpus, "all") ? cpus : "all CPUs", feats, sysctls,
-			(unsigned long long)o.seed);
+			m.name, m.topo.nr_cpus, m.cost_profile[0] ? m.cost_profile : "default",
+			strcmp(cpus, "all") ? "CPUs " : "", strcmp(cpus, "all") ? cpus : "all CPUs", feats,
+			sysctls, (unsigned long long)o.seed);
 		fprintf(ob.f, "  %-28s %14.6f %s\n", "result", res.result, res.unit);
 		metrics_print(ob.f, &m, &mv);
 	}

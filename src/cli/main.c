@@ -23,7 +23,7 @@ static const char usage[] =
 	"                  [--node N | --cpus LIST] [-j N] [--json] [-o FILE] -- WORKLOAD...\n"
 	"  wakesim compare [OPTIONS]  (no workload: S2's hackbench on epyc9654-2s,\n"
 	"                              mainline vs IDLE_DELAY unless --machine/--test)\n"
-	"  wakesim run [--machine M] [--features F] [--sysctl K=V]... [--seed N]\n"
+	"  wakesim run [--machine M] [--cost-profile P] [--features F] [--sysctl K=V]... [--seed N]\n"
 	"              [--node N | --cpus LIST] [--json] [-o FILE] -- WORKLOAD...\n"
 	"  wakesim topo [--machine M]       CPUs and sched domains, like debugfs\n"
 	"  wakesim machines                 built-in machine presets\n"

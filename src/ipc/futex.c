@@ -7,10 +7,7 @@
 
 static void word_atomic(struct sim *sim, struct futex *f)
 {
-	u64 ns = cacheline_write(sim->m, &f->line, sim->this_cpu);
-
-	sim->met.coherence_ns += ns;
-	charge(sim, ns);
+	line_write(sim, &f->line);
 }
 
 void futex_init(struct futex *f, int val)

@@ -26,10 +26,7 @@ static inline bool pipe_full(const struct pipe *pp)
 /* Lock the pipe: pipe->mutex and the ring indices share a line. */
 static void pipe_lock(struct sim *sim, struct pipe *pp)
 {
-	u64 ns = cacheline_write(sim->m, &pp->line, sim->this_cpu);
-
-	sim->met.coherence_ns += ns;
-	charge(sim, ns);
+	line_write(sim, &pp->line);
 }
 
 /* copy_{from,to}_user of n bytes beyond the first cache line. */

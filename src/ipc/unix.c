@@ -49,10 +49,7 @@ u64 unix_skb_truesize(u64 len)
 
 static void lock_queue(struct sim *sim, struct unix_stream *us)
 {
-	u64 ns = cacheline_write(sim->m, &us->line, sim->this_cpu);
-
-	sim->met.coherence_ns += ns;
-	charge(sim, ns);
+	line_write(sim, &us->line);
 }
 
 static void queue_skb(struct unix_stream *us, struct unix_skb skb)

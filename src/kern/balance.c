@@ -39,12 +39,11 @@ struct sd_lb_stats {
 	bool prefer_sibling;
 };
 
-static u64 read_rq(struct sim *sim, int cpu)
+/* Balancing reads a remote runqueue: its line, and the loop's own work. */
+static void read_rq(struct sim *sim, int cpu)
 {
-	u64 ns = cacheline_read(sim->m, &sim->rq[cpu].line, sim->this_cpu);
-
-	sim->met.coherence_ns += ns;
-	return ns + sim->m->costs.scan_cpu_ns;
+	line_read(sim, &sim->rq[cpu].line);
+	charge(sim, sim->m->costs.scan_cpu_ns);
 }
 
 static bool is_core_idle(struct sim *sim, int cpu)
@@ -92,7 +91,7 @@ static void update_sg_lb_stats(struct sim *sim, struct sched_group *group, struc
 	for_each_cpu(i, &group->span) {
 		struct rq *rq = &sim->rq[i];
 
-		charge(sim, read_rq(sim, i));
+		read_rq(sim, i);
 		sgs->group_load += cpu_load(sim, i);
 		sgs->group_util += cpu_util(sim, i, NULL, -1);
 		sgs->group_runnable += rq->cfs.avg.runnable_avg;
@@ -160,10 +159,7 @@ static void update_idle_cpu_scan(struct sim *sim, struct sched_domain *sd, int d
 	y = 1024 - tmp;
 	nr = (int)(y * (unsigned long long)llc_weight / 1024);
 	if (sds->nr_idle_scan != nr) {
-		u64 ns = cacheline_write(sim->m, &sds->line, sim->this_cpu);
-
-		sim->met.coherence_ns += ns;
-		charge(sim, ns);
+		line_write(sim, &sds->line);
 		sds->nr_idle_scan = nr;
 	}
 }

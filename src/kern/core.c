@@ -109,10 +109,7 @@ static void rq_line_write(struct sim *sim, struct rq *rq)
 {
 	if (sim->this_cpu < 0)
 		return;
-	u64 ns = cacheline_write(sim->m, &rq->line, sim->this_cpu);
-
-	sim->met.coherence_ns += ns;
-	charge(sim, ns);
+	line_write(sim, &rq->line);
 }
 
 void activate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int flags)
@@ -168,6 +165,7 @@ void resched_curr(struct sim *sim, struct rq *rq)
 		break;
 	}
 	charge(sim, sim->m->costs.ipi_send_ns);
+	sim->met.ipi_send_ns += sim->m->costs.ipi_send_ns;
 	sim->met.ipis++;
 	send_ipi(sim, rq->cpu, sim->m->costs.ipi_latency_ns);
 }
@@ -316,6 +314,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 {
 	const struct costs *k = &sim->m->costs;
 	int this_cpu = sim->this_cpu;
+	u64 kcost0 = sim->kcost_ns;
 
 	wake_flags |= WF_TTWU;
 	if (p->__state == TASK_RUNNING || p->__state == TASK_WAKING ||
@@ -350,18 +349,18 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	if (cpu == this_cpu || this_cpu < 0) {
 		/* Local: the rq lock is ours, enqueue right away. */
 		ttwu_do_activate(sim, cpu_rq(sim, cpu), p, wake_flags);
+		sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
 		return 1;
 	}
 	/* Remote: the wake-list entry or the locked enqueue happens once the
 	 * selection work is done; price the remote rq line now. */
 	if (!p->wake_via_list) {
-		u64 ns = cacheline_write(sim->m, &sim->rq[cpu].line, this_cpu);
-
-		sim->met.coherence_ns += ns;
-		charge(sim, ns);
+		line_write(sim, &sim->rq[cpu].line);
 	} else {
 		charge(sim, k->ipi_send_ns);
+		sim->met.ipi_send_ns += k->ipi_send_ns;
 	}
+	sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
 	evq_schedule(&sim->evq, &p->ev_wake, sim->now + sim->kcost_ns);
 	return 1;
 }

@@ -121,6 +121,7 @@ void send_ipi(struct sim *sim, int cpu, u64 latency_ns)
 
 	if (event_queued(&rq->ev_ipi) && rq->ev_ipi.time <= when)
 		return;
+	sim->met.ipi_wait_ns += latency_ns;
 	evq_schedule(&sim->evq, &rq->ev_ipi, when);
 }
 
@@ -198,7 +199,10 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		if (next->mm_id != rq->last_mm_id)
 			next->kwork_left += k->mm_switch_ns;
 		rq->last_mm_id = next->mm_id;
-		next->cold_ns += cold_penalty(sim, next, cpu);
+		u64 cold = cold_penalty(sim, next, cpu);
+
+		next->cold_ns += cold;
+		sim->met.cold_ns += cold;
 		next->last_ran_cpu = cpu;
 		next->pcount++;
 		if (next->runnable_since) {
@@ -206,7 +210,8 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 			next->run_delay += sim->now - next->runnable_since;
 			next->runnable_since = 0;
 		}
-		u64 ns = cacheline_write(sim->m, &rq->line, cpu);
+		/* The switch is the next task's kernel work: priced at now. */
+		u64 ns = cacheline_write(sim->m, &rq->line, cpu, sim->now);
 
 		sim->met.coherence_ns += ns;
 		next->kwork_left += ns;
@@ -390,6 +395,7 @@ void exec_handle_ipi(struct sim *sim, int cpu)
 		const struct idle_state *st = &sim->m->idle[rq->idle_state];
 
 		sim->met.idle_exits[rq->idle_state]++;
+		sim->met.idle_exit_ns += st->exit_latency_ns;
 		rq->mode = CPU_MODE_EXITING;
 		smt_update(sim, cpu);
 		evq_schedule(&sim->evq, &rq->ev_run, sim->now + st->exit_latency_ns);

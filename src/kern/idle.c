@@ -45,14 +45,6 @@ int idle_select_state(const struct machine *m, u64 predicted_ns)
 	return s;
 }
 
-static void llc_line_write(struct sim *sim, struct sched_domain_shared *sds, int cpu)
-{
-	u64 ns = cacheline_write(sim->m, &sds->line, cpu);
-
-	sim->met.coherence_ns += ns;
-	charge(sim, ns);
-}
-
 /*
  * __update_idle_core(): when a CPU of an SMT core goes idle and every
  * other sibling is idle too, the LLC has an idle core (has_idle_cores).
@@ -64,7 +56,7 @@ static void update_idle_core(struct sim *sim, struct rq *rq)
 
 	if (!sim->doms.smt_present || !sds)
 		return;
-	sim->met.coherence_ns += cacheline_read(sim->m, &sds->line, rq->cpu);
+	line_read(sim, &sds->line);
 	if (sds->has_idle_cores)
 		return;
 	for_each_cpu(c, machine_smt_mask(sim->m, rq->cpu)) {
@@ -72,7 +64,7 @@ static void update_idle_core(struct sim *sim, struct rq *rq)
 			return;
 	}
 	sds->has_idle_cores = 1;
-	llc_line_write(sim, sds, rq->cpu);
+	line_write(sim, &sds->line);
 }
 
 void idle_enter(struct sim *sim, struct rq *rq)
@@ -92,7 +84,7 @@ void idle_enter(struct sim *sim, struct rq *rq)
 		rq->nohz_idle = true;
 		if (sds) {
 			sds->nr_busy_cpus--;
-			llc_line_write(sim, sds, rq->cpu);
+			line_write(sim, &sds->line);
 		}
 	}
 }
@@ -106,7 +98,7 @@ void nohz_balance_exit_idle(struct sim *sim, struct rq *rq)
 	rq->nohz_idle = false;
 	if (sds) {
 		sds->nr_busy_cpus++;
-		llc_line_write(sim, sds, rq->cpu);
+		line_write(sim, &sds->line);
 	}
 }
 
@@ -153,10 +145,7 @@ bool idle_cpu(struct sim *sim, int cpu)
 bool available_idle_cpu(struct sim *sim, int cpu)
 {
 	if (sim->this_cpu >= 0) {
-		u64 ns = cacheline_read(sim->m, &sim->rq[cpu].line, sim->this_cpu);
-
-		sim->met.coherence_ns += ns;
-		charge(sim, ns);
+		line_read(sim, &sim->rq[cpu].line);
 	}
 	return idle_cpu(sim, cpu);
 }

@@ -70,10 +70,8 @@ static void update_sg_wakeup_stats(struct sim *sim, struct sched_domain *sd,
 		if (!cpumask_test_cpu(i, &p->cpus_mask))
 			continue;
 		/* Each runqueue's PELT sums and counts are read remotely. */
-		u64 ns = cacheline_read(sim->m, &rq->line, sim->this_cpu);
-
-		sim->met.coherence_ns += ns;
-		charge(sim, ns + sim->m->costs.scan_cpu_ns);
+		line_read(sim, &rq->line);
+		charge(sim, sim->m->costs.scan_cpu_ns);
 		sgs->group_load += cpu_load_without(sim, i, p);
 		sgs->group_util += cpu_util(sim, i, p, -1);
 		sgs->group_runnable += cpu_runnable_without(sim, i, p);

@@ -101,10 +101,7 @@ static int wake_affine_weight(struct sim *sim, struct sched_domain *sd, struct t
 	unsigned long task_load;
 
 	/* Reading prev's PELT sums pulls its runqueue line. */
-	u64 ns = cacheline_read(sim->m, &sim->rq[prev_cpu].line, this_cpu);
-
-	sim->met.coherence_ns += ns;
-	charge(sim, ns);
+	line_read(sim, &sim->rq[prev_cpu].line);
 	this_eff_load = (s64)cpu_load(sim, this_cpu);
 	if (sync && curr) {
 		unsigned long current_load = curr->se.avg.load_avg;
@@ -149,10 +146,7 @@ static bool test_idle_cores(struct sim *sim, int cpu)
 
 	if (!sds)
 		return false;
-	u64 ns = cacheline_read(sim->m, &sds->line, sim->this_cpu);
-
-	sim->met.coherence_ns += ns;
-	charge(sim, ns);
+	line_read(sim, &sds->line);
 	return sds->has_idle_cores;
 }
 
@@ -162,10 +156,7 @@ static void set_idle_cores(struct sim *sim, int cpu, int val)
 
 	if (!sds)
 		return;
-	u64 ns = cacheline_write(sim->m, &sds->line, sim->this_cpu);
-
-	sim->met.coherence_ns += ns;
-	charge(sim, ns);
+	line_write(sim, &sds->line);
 	sds->has_idle_cores = val;
 }
 
@@ -256,8 +247,22 @@ static int scan_one(struct sim *sim, int cpu, struct cpumask *cpus, bool has_idl
  * utilisation (zero, no scan, above ~85%). With clusters, the target's
  * cluster is scanned first (v6.7+).
  */
+static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
+				bool has_idle_core, int target);
+
+/* select_idle_cpu(), with the CPU time of its scan accounted (met.scan_ns). */
 static int select_idle_cpu(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
 			   bool has_idle_core, int target)
+{
+	u64 k0 = sim->kcost_ns;
+	int cpu = select_idle_cpu_scan(sim, p, sd, has_idle_core, target);
+
+	sim->met.scan_ns += sim->kcost_ns - k0;
+	return cpu;
+}
+
+static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
+				bool has_idle_core, int target)
 {
 	struct cpumask cpus;
 	int nr = 1 << 30, cpu, idle_cpu = NO_CPU;
@@ -269,10 +274,7 @@ static int select_idle_cpu(struct sim *sim, struct task_struct *p, struct sched_
 		struct sched_domain_shared *sds = sim->doms.cpu[target].sd_llc_shared;
 
 		if (sds) {
-			u64 ns = cacheline_read(sim->m, &sds->line, this_cpu);
-
-			sim->met.coherence_ns += ns;
-			charge(sim, ns);
+			line_read(sim, &sds->line);
 			/* +1: the loop below pre-decrements. */
 			nr = sds->nr_idle_scan + 1;
 			if (nr == 1)

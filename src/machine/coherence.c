@@ -7,6 +7,8 @@ void cacheline_init(struct cacheline *l)
 {
 	l->owner = -1;
 	l->nr_holders = 0;
+	l->dirty = false;
+	l->busy_from = l->busy_until = 0;
 	cpumask_clear(&l->holders);
 }
 
@@ -27,7 +29,28 @@ static u64 fetch_cost(const struct machine *m, const struct cacheline *l, int cp
 	return machine_c2c_ns(m, src, cpu);
 }
 
-u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu)
+/*
+ * The wait for a transfer in flight at now. A transfer decided earlier in
+ * simulation order may lie in now's future (its CPU had already run ahead
+ * by the kernel work it was charged): an access before its start does not
+ * wait for it.
+ */
+static u64 busy_wait(const struct cacheline *l, u64 now)
+{
+	return now >= l->busy_from && now < l->busy_until ? l->busy_until - now : 0;
+}
+
+/* A miss that occupies the line: wait for the one in flight, then transfer. */
+static u64 serialized(struct cacheline *l, u64 transfer, u64 now)
+{
+	u64 start = now + busy_wait(l, now);
+
+	l->busy_from = start;
+	l->busy_until = start + transfer;
+	return start - now + transfer;
+}
+
+u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu, u64 now)
 {
 	if (cpu < 0)
 		return 0; /* the workload's own clock, outside every CPU */
@@ -35,24 +58,34 @@ u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu)
 		return m->costs.c2c_ns[C2C_LOCAL];
 	u64 ns = fetch_cost(m, l, cpu);
 
+	if (l->dirty) {
+		/* The writer's copy is downgraded: one transfer at a time. */
+		ns = serialized(l, ns, now);
+		l->dirty = false;
+	} else {
+		ns += busy_wait(l, now); /* reads of a shared line overlap */
+	}
 	cpumask_set_cpu(cpu, &l->holders);
 	l->nr_holders++;
 	return ns;
 }
 
-u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu)
+u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu, u64 now)
 {
 	u64 ns;
 
 	if (cpu < 0)
 		return 0; /* the workload's own clock, outside every CPU */
-	if (l->owner == cpu && l->nr_holders == 1)
+	if (l->owner == cpu && l->nr_holders == 1) {
+		l->dirty = true;
 		return m->costs.c2c_ns[C2C_LOCAL];
+	}
 	/* Fetch from the owner, or invalidate the readers of our own line. */
-	ns = fetch_cost(m, l, cpu);
+	ns = serialized(l, fetch_cost(m, l, cpu), now);
 	cpumask_clear(&l->holders);
 	cpumask_set_cpu(cpu, &l->holders);
 	l->nr_holders = 1;
 	l->owner = cpu;
+	l->dirty = true;
 	return ns;
 }

@@ -8,8 +8,15 @@
  * holder) at the c2c latency of their relation. A write by the sole holder
  * is a hit; otherwise it fetches the line and invalidates the others. This
  * is MESI without the protocol corner cases: enough for a heuristic's cost
- * to follow from what it reads (DESIGN.md principle 2). Known limits: no
- * contention queueing, no capacity evictions.
+ * to follow from what it reads (DESIGN.md principle 2).
+ *
+ * Contention: transfers of one line are serialized (the line's home
+ * directory handles one request at a time). A write miss, or the first
+ * read of a freshly written line, occupies the line for its transfer; a
+ * miss arriving while the line is busy waits for it first. Reads of a line
+ * already shared proceed in parallel. So a line that many CPUs read while
+ * one keeps writing costs more the more CPUs take part. Known limit: no
+ * capacity evictions.
  */
 #ifndef WS_COHERENCE_H
 #define WS_COHERENCE_H
@@ -20,18 +27,21 @@ struct cacheline {
 	int owner;		/* last writer CPU, -1 if none yet */
 	int nr_holders;		/* weight of holders */
 	struct cpumask holders;	/* CPUs with a valid copy */
+	bool dirty;		/* written since it was last read remotely */
+	u64 busy_from, busy_until; /* ns: the write transfer in flight */
 };
 
 /* A line nobody has touched: the first access costs a memory fetch. */
 void cacheline_init(struct cacheline *l);
 
 /*
- * Cost in ns for cpu to read l (latency, charged by the caller). cpu -1
- * (code run from the workload's clock, on no CPU) costs and changes nothing.
+ * Cost in ns for cpu to read l at time now (ns): the wait for a transfer
+ * in flight plus its own (latency, charged by the caller). cpu -1 (code run
+ * from the workload's clock, on no CPU) costs and changes nothing.
  */
-u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu);
+u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu, u64 now);
 
-/* Cost in ns for cpu to write l; it becomes the only holder (cpu -1: 0). */
-u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu);
+/* Cost in ns for cpu to write l at now; it becomes the only holder (cpu -1: 0). */
+u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu, u64 now);
 
 #endif

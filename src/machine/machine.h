@@ -80,6 +80,7 @@ struct costs {
 struct machine {
 	char name[64];
 	char description[256];
+	char cost_profile[64];	/* the profile applied last ("" : defaults only) */
 	struct topology topo;
 	int nr_idle_states;
 	struct idle_state idle[WS_MAX_IDLE_STATES];
@@ -105,6 +106,14 @@ static inline u64 machine_c2c_ns(const struct machine *m, int a, int b)
 {
 	return m->costs.c2c_ns[m->c2c[a * m->topo.nr_cpus + b]];
 }
+
+/*
+ * Replace m's costs by costs/default.json overlaid with a cost profile:
+ * spec is a built-in profile's name (costs/NAME.json, e.g. "kunpeng920")
+ * or a file. Idle states come from the profile if it lists any, else stay
+ * the machine's. Returns 0, or -1 with "FILE:LINE: field ...: why".
+ */
+int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, size_t errlen);
 
 /*
  * Load a machine from a spec: a preset name ("epyc9654-2s"), "host",

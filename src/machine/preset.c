@@ -5,8 +5,10 @@
  * A preset describes a regular machine by counts (sockets x nodes x LLCs x
  * clusters x cores x threads) plus the CPU numbering Linux uses on that
  * platform; the generator below expands it into a topology with the same
- * CPU numbers the real machine's sysfs shows. Costs a preset does not give
- * come from machines/default-costs.json. Parsing uses json-c; errors name
+ * CPU numbers the real machine's sysfs shows. Costs come from cost
+ * profiles (costs/NAME.json): costs/default.json, then the profile the
+ * machine names ("cost_profile"), then costs given in the machine file
+ * itself; --cost-profile replaces all but the defaults. Parsing uses json-c; errors name
  * the file, the line of the offending key and the key's path.
  */
 #include "machine.h"
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "presets_data.h"
 #include "sim/jsonpos.h"
@@ -434,13 +437,16 @@ static int parse_doc(const char *text, size_t len, const char *file, json_object
 	return 0;
 }
 
-static int load_default_costs(struct machine *m, char *err, size_t errlen);
+static int parse_profile(const char *text, size_t len, const char *file, struct machine *m,
+			 char *err, size_t errlen);
+static int read_text_file(const char *path, const char *what, char **text, size_t *lenp,
+			  char *err, size_t errlen);
 
 int machine_parse_json(const char *text, size_t len, const char *file, struct machine *m,
 		       char *err, size_t errlen)
 {
-	static const char *const known[] = { "name", "description", "topology", "idle_states",
-					     "costs", "sources", NULL };
+	static const char *const known[] = { "name", "description", "topology", "cost_profile",
+					     "idle_states", "costs", "sources", NULL };
 	struct jctx c = { text, len, file, err, errlen };
 	json_object *root, *o;
 	int ret = -1;
@@ -462,6 +468,21 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 	}
 	if (parse_topology(&c, o, m))
 		goto out;
+	if (json_object_object_get_ex(root, "cost_profile", &o)) {
+		const struct preset_blob *b;
+		char name[80], bname[96];
+
+		if (get_str(&c, root, "", "cost_profile", true, name, sizeof(name)))
+			goto out;
+		snprintf(bname, sizeof(bname), "costs/%s", name);
+		if (!(b = preset_blob_find(bname))) {
+			jfail(&c, "cost_profile", "no built-in cost profile of that name (costs/*.json)");
+			goto out;
+		}
+		snprintf(m->cost_profile, sizeof(m->cost_profile), "%s", name);
+		if (parse_profile(b->text, b->len, bname, m, err, errlen))
+			goto out;
+	}
 	if (json_object_object_get_ex(root, "idle_states", &o) && parse_idle_states(&c, o, m))
 		goto out;
 	if (json_object_object_get_ex(root, "costs", &o)) {
@@ -494,31 +515,109 @@ out:
 }
 
 /*
- * The defaults every machine starts from: machines/default-costs.json,
- * which holds only "costs" and "idle_states" (plus its sources).
+ * A cost profile: "idle_states" (replacing the machine's) and "costs" (over
+ * what is already set), with "name", "description" and "sources".
  */
-static int load_default_costs(struct machine *m, char *err, size_t errlen)
+static int parse_profile(const char *text, size_t len, const char *file, struct machine *m,
+			 char *err, size_t errlen)
 {
-	const struct preset_blob *b = preset_blob_find("default-costs");
-	struct jctx c = { 0 };
+	static const char *const known[] = { "name", "description", "idle_states", "costs",
+					     "sources", NULL };
+	struct jctx c = { text, len, file, err, errlen };
 	json_object *root, *o;
+	char name[64];
 	int ret = -1;
 
-	if (!b) {
-		snprintf(err, errlen, "built-in default-costs.json is missing");
+	if (parse_doc(text, len, file, &root, err, errlen))
 		return -1;
+	if (!json_object_is_type(root, json_type_object)) {
+		snprintf(err, errlen, "%s:1: expected a JSON object", file);
+		goto out;
 	}
-	c = (struct jctx){ b->text, b->len, "machines/default-costs.json", err, errlen };
-	if (parse_doc(b->text, b->len, c.file, &root, err, errlen))
-		return -1;
-	if (json_object_object_get_ex(root, "costs", &o) && parse_costs(&c, o, &m->costs))
+	if (check_keys(&c, root, "", known) || get_str(&c, root, "", "name", true, name, sizeof(name)))
 		goto out;
 	if (json_object_object_get_ex(root, "idle_states", &o) && parse_idle_states(&c, o, m))
 		goto out;
+	if (json_object_object_get_ex(root, "costs", &o)) {
+		if (!json_object_is_type(o, json_type_object)) {
+			jfail(&c, "costs", "expected an object");
+			goto out;
+		}
+		if (parse_costs(&c, o, &m->costs))
+			goto out;
+	}
+	if (json_object_object_get_ex(root, "sources", &o) && !json_object_is_type(o, json_type_object)) {
+		jfail(&c, "sources", "expected an object of strings");
+		goto out;
+	}
 	ret = 0;
 out:
 	json_object_put(root);
 	return ret;
+}
+
+/* The costs every machine starts from: costs/default.json. */
+static int load_default_costs(struct machine *m, char *err, size_t errlen)
+{
+	const struct preset_blob *b = preset_blob_find("costs/default");
+
+	if (!b) {
+		snprintf(err, errlen, "built-in costs/default.json is missing");
+		return -1;
+	}
+	return parse_profile(b->text, b->len, "costs/default.json", m, err, errlen);
+}
+
+int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, size_t errlen)
+{
+	char bname[96];
+	const struct preset_blob *b;
+	int nr_idle = m->nr_idle_states;
+	struct idle_state idle[WS_MAX_IDLE_STATES];
+
+	/* Idle states of a machine read from sysfs stay unless the profile has some. */
+	memcpy(idle, m->idle, sizeof(idle));
+	memset(&m->costs, 0, sizeof(m->costs));
+	m->nr_idle_states = 0;
+	if (load_default_costs(m, err, errlen))
+		return -1;
+	int def_idle = m->nr_idle_states;
+
+	m->nr_idle_states = 0;
+	snprintf(bname, sizeof(bname), "costs/%s", spec);
+	if (!strchr(spec, '/') && !strstr(spec, ".json") && (b = preset_blob_find(bname))) {
+		if (parse_profile(b->text, b->len, bname, m, err, errlen))
+			return -1;
+	} else {
+		char *text;
+		size_t len;
+
+		if (!strchr(spec, '/') && !strstr(spec, ".json") && access(spec, F_OK)) {
+			int off = snprintf(err, errlen, "no cost profile \"%s\" (built in:", spec);
+
+			for (int i = 0; i < preset_blob_count && off > 0 && (size_t)off < errlen; i++)
+				if (!strncmp(preset_blobs[i].name, "costs/", 6))
+					off += snprintf(err + off, errlen - (size_t)off, " %s",
+							preset_blobs[i].name + 6);
+			if (off > 0 && (size_t)off < errlen)
+				snprintf(err + off, errlen - (size_t)off, "; or a file)");
+			return -1;
+		}
+		if (read_text_file(spec, "cost profile", &text, &len, err, errlen))
+			return -1;
+		int r = parse_profile(text, len, spec, m, err, errlen);
+
+		free(text);
+		if (r)
+			return -1;
+	}
+	if (!m->nr_idle_states) {
+		/* The profile gives none: keep the machine's (from sysfs, say). */
+		memcpy(m->idle, idle, sizeof(idle));
+		m->nr_idle_states = nr_idle ? nr_idle : def_idle;
+	}
+	snprintf(m->cost_profile, sizeof(m->cost_profile), "%.63s", spec);
+	return 0;
 }
 
 void machine_free(struct machine *m)
@@ -571,26 +670,27 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 	return 0;
 }
 
-static int load_file(const char *path, struct machine *m, char *err, size_t errlen)
+/* A regular text file of at most 16 MiB, NUL-terminated, in *text (free it). */
+static int read_text_file(const char *path, const char *what, char **text, size_t *lenp,
+			  char *err, size_t errlen)
 {
 	struct stat st;
 	FILE *f;
 	char *buf;
 	long len;
-	int ret;
 
 	if (stat(path, &st)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	/* Directories, FIFOs and devices are no machine files (and may block). */
+	/* Directories, FIFOs and devices are no JSON files (and may block). */
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file", path);
 		return -1;
 	}
 	if (st.st_size > (1 << 24)) {
-		snprintf(err, errlen, "%s: %lld bytes is too large for a machine file", path,
-			 (long long)st.st_size);
+		snprintf(err, errlen, "%s: %lld bytes is too large for a %s", path,
+			 (long long)st.st_size, what);
 		return -1;
 	}
 	f = fopen(path, "rb");
@@ -617,7 +717,20 @@ static int load_file(const char *path, struct machine *m, char *err, size_t errl
 		free(buf);
 		return -1;
 	}
-	ret = machine_parse_json(buf, (size_t)len, path, m, err, errlen);
+	*text = buf;
+	*lenp = (size_t)len;
+	return 0;
+}
+
+static int load_file(const char *path, struct machine *m, char *err, size_t errlen)
+{
+	char *buf;
+	size_t len;
+	int ret;
+
+	if (read_text_file(path, "machine file", &buf, &len, err, errlen))
+		return -1;
+	ret = machine_parse_json(buf, len, path, m, err, errlen);
 	free(buf);
 	return ret;
 }
@@ -638,7 +751,7 @@ int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 		snprintf(m->name, sizeof(m->name), "%.63s", spec);
 	} else if (strchr(spec, '/') || strstr(spec, ".json")) {
 		ret = load_file(spec, m, err, errlen);
-	} else if ((b = preset_blob_find(spec)) && strcmp(spec, "default-costs")) {
+	} else if (strncmp(spec, "costs/", 6) && (b = preset_blob_find(spec))) {
 		char file[128];
 
 		snprintf(file, sizeof(file), "machines/%s.json", spec);
@@ -676,14 +789,14 @@ int machine_preset_count(void)
 	int n = 0;
 
 	for (int i = 0; i < preset_blob_count; i++)
-		n += strcmp(preset_blobs[i].name, "default-costs") != 0;
+		n += strncmp(preset_blobs[i].name, "costs/", 6) != 0;
 	return n;
 }
 
 const char *machine_preset_name(int i)
 {
 	for (int j = 0; j < preset_blob_count; j++) {
-		if (!strcmp(preset_blobs[j].name, "default-costs"))
+		if (!strncmp(preset_blobs[j].name, "costs/", 6))
 			continue;
 		if (i-- == 0)
 			return preset_blobs[j].name;

@@ -1,6 +1,7 @@
 /*
- * presets_data.h - the machine JSON files of machines/, built into the
- * binary by tools/embed.sh so ./wakesim runs from anywhere.
+ * presets_data.h - the machine files of machines/ ("NAME") and the cost
+ * profiles of costs/ ("costs/NAME"), built into the binary by
+ * tools/embed.sh so ./wakesim runs from anywhere.
  */
 #ifndef WS_PRESETS_DATA_H
 #define WS_PRESETS_DATA_H

@@ -50,6 +50,13 @@ struct metrics {
 	uint64_t busy_ns;		/* sum over CPUs of non-idle time */
 	uint64_t elapsed_ns;		/* simulated time of the run */
 	uint64_t coherence_ns;		/* cache-line transfer time charged */
+	/* Where time went, for explaining a difference (ns). */
+	uint64_t wakeup_path_ns;	/* CPU time in try_to_wake_up(), selection included */
+	uint64_t scan_ns;		/* ...of which select_idle_cpu()'s scan */
+	uint64_t ipi_send_ns;		/* CPU time sending IPIs */
+	uint64_t cold_ns;		/* cache refill owed after migrations */
+	uint64_t idle_exit_ns;		/* idle-state exit latency paid before running */
+	uint64_t ipi_wait_ns;		/* IPI (or poll) latency before a woken CPU acts */
 	uint64_t events;		/* engine events processed */
 	/* How often each seed proposal changed what the kernel did. */
 	uint64_t hits_idle_delay;	/* idle_cpu() true only because of IDLE_DELAY */

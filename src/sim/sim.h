@@ -111,6 +111,29 @@ static inline void charge(struct sim *sim, u64 ns)
 }
 
 /*
+ * The code running on sim->this_cpu reads or writes a shared cache line:
+ * the transfer (coherence.h) is charged to it and counted in
+ * met.coherence_ns. Returns the ns charged.
+ */
+static inline u64 line_read(struct sim *sim, struct cacheline *l)
+{
+	u64 ns = cacheline_read(sim->m, l, sim->this_cpu, sim->now + sim->kcost_ns);
+
+	sim->met.coherence_ns += ns;
+	charge(sim, ns);
+	return ns;
+}
+
+static inline u64 line_write(struct sim *sim, struct cacheline *l)
+{
+	u64 ns = cacheline_write(sim->m, l, sim->this_cpu, sim->now + sim->kcost_ns);
+
+	sim->met.coherence_ns += ns;
+	charge(sim, ns);
+	return ns;
+}
+
+/*
  * Create a simulation of machine m with cfg; returns 0, or -1 with err.
  * The workload is attached with sim_set_workload() before sim_run().
  */

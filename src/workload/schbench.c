@@ -282,10 +282,7 @@ static void run(struct step *out, u64 ns, bool kernel)
 /* fpost(): CAS blocked -> running, FUTEX_WAKE only if it was blocked. */
 static void fpost(struct sim *sim, struct futex *f)
 {
-	u64 ns = cacheline_write(sim->m, &f->line, sim->this_cpu);
-
-	sim->met.coherence_ns += ns;
-	charge(sim, ns);
+	line_write(sim, &f->line);
 	if (f->val == FUTEX_BLOCKED_S) {
 		f->val = FUTEX_RUNNING_S;
 		futex_wake(sim, f, 1);
@@ -295,10 +292,7 @@ static void fpost(struct sim *sim, struct futex *f)
 /* fwait(): true while p must sleep (it is then queued on the futex). */
 static bool fwait(struct sim *sim, struct futex *f, struct task_struct *p)
 {
-	u64 ns = cacheline_write(sim->m, &f->line, sim->this_cpu);
-
-	sim->met.coherence_ns += ns;
-	charge(sim, ns);
+	line_write(sim, &f->line);
 	finish_wait(&f->wq, p);
 	if (f->val == FUTEX_RUNNING_S) {
 		f->val = FUTEX_BLOCKED_S;
@@ -405,10 +399,7 @@ static void worker_step(struct sim *sim, struct task_struct *p, struct step *out
 			/* lock_this_cpu(): spin on trylock of this CPU's lock. */
 			int cpu = sim->this_cpu;
 			struct sch_lock *lk = &s->locks[cpu];
-			u64 ns = cacheline_write(sim->m, &lk->line, cpu);
-
-			sim->met.coherence_ns += ns;
-			charge(sim, ns);
+			line_write(sim, &lk->line);
 			if (w->spin_lock && w->spin_lock != lk)
 				spin_forget(w); /* it moved to another CPU */
 			if (lk->owner && lk->owner != p) {
