@@ -126,21 +126,36 @@ void send_ipi(struct sim *sim, int cpu, u64 latency_ns)
 }
 
 /*
- * Cache refill owed by a task arriving on cpu from where its data is:
- * working-set lines fetched at the c2c latency of the move, overlapped
- * cold_mlp at a time (docs/costs.md). Same core (SMT) costs nothing.
+ * Cache refill owed by a task arriving on cpu from another core (docs/
+ * costs.md): its working set, wss_bytes / 64 lines, overlapped cold_mlp at
+ * a time. The part still warm in the old core's caches comes at the c2c
+ * latency of the move; the part other work on the old CPU has evicted
+ * since comes from the LLC (same LLC) or memory (priced as the farthest
+ * transfer). The warm fraction decays as tau / (tau + other), other being
+ * the old CPU's busy time since the task left it and tau the time to
+ * stream a whole L2 from the LLC [R: a hyperbolic stand-in for LRU
+ * eviction]. A move between SMT siblings (shared caches) costs nothing.
  */
-static u64 cold_penalty(struct sim *sim, struct task_struct *p, int cpu)
+u64 cold_penalty(struct sim *sim, struct task_struct *p, int cpu)
 {
+	const struct costs *k = &sim->m->costs;
+
 	if (p->last_ran_cpu < 0 || p->last_ran_cpu == cpu || !p->wss_bytes)
 		return 0;
-	enum c2c_class k = machine_c2c_class(sim->m, p->last_ran_cpu, cpu);
+	enum c2c_class cls = machine_c2c_class(sim->m, p->last_ran_cpu, cpu);
 
-	if (k <= C2C_SMT)
+	if (cls <= C2C_SMT)
 		return 0;
-	u64 lines = p->wss_bytes / 64;
+	struct rq *old = &sim->rq[p->last_ran_cpu];
 
-	return lines * sim->m->costs.c2c_ns[k] / sim->m->costs.cold_mlp;
+	cpu_sync(sim, old);
+	u64 other = old->busy_ns > p->left_busy_ns ? old->busy_ns - p->left_busy_ns : 0;
+	u64 lines = p->wss_bytes / 64;
+	u64 tau = sim->m->l2_bytes / 64 * k->c2c_ns[C2C_LLC] / k->cold_mlp;
+	u64 warm = tau ? lines * tau / (tau + other) : 0;
+	u64 evicted_ns = cls <= C2C_LLC ? k->c2c_ns[C2C_LLC] : k->c2c_ns[C2C_REMOTE];
+
+	return (warm * k->c2c_ns[cls] + (lines - warm) * evicted_ns) / k->cold_mlp;
 }
 
 static void arm_tick(struct sim *sim, struct rq *rq)
@@ -168,6 +183,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 	if (prev) {
 		put_prev_entity(sim, rq, &prev->se);
 		prev->on_cpu = 0;
+		prev->left_busy_ns = rq->busy_ns; /* its cache starts to decay */
 		rq->curr = NULL;
 	}
 	se = rq->nr_running ? pick_eevdf(sim, &rq->cfs) : NULL;

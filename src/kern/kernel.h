@@ -87,6 +87,8 @@ void exec_handle_tick(struct sim *sim, int cpu);
 void exec_handle_ipi(struct sim *sim, int cpu);
 /* An interrupt handler ran on rq's running CPU: charge it, then carry on. */
 void exec_irq_done(struct sim *sim, struct rq *rq);
+/* The cache refill (ns of work) p owes when it next runs on cpu (exec.c). */
+u64 cold_penalty(struct sim *sim, struct task_struct *p, int cpu);
 /*
  * End the user work of p's current step now (its program is called for
  * the next step as soon as p runs): what a spinning task does when the

@@ -139,6 +139,7 @@ struct task_struct {
 	int wake_cpu;		/* prev_cpu for the next wake-up */
 	int recent_used_cpu;
 	int last_ran_cpu;	/* where its caches are warm; -1 never ran */
+	u64 left_busy_ns;	/* that CPU's busy_ns when it left: what ran there since */
 	int nr_cpus_allowed;
 	struct cpumask cpus_mask;
 	int mm_id;		/* address space: threads of one process share it */

@@ -40,12 +40,16 @@ static u64 busy_wait(const struct cacheline *l, u64 now)
 	return now >= l->busy_from && now < l->busy_until ? l->busy_until - now : 0;
 }
 
-/* A miss that occupies the line: wait for the one in flight, then transfer. */
+/*
+ * A miss that occupies the line: it queues from its request (now) behind
+ * the transfer in flight, then holds the line for its own.
+ */
 static u64 serialized(struct cacheline *l, u64 transfer, u64 now)
 {
 	u64 start = now + busy_wait(l, now);
 
-	l->busy_from = start;
+	if (!(now >= l->busy_from && now < l->busy_until))
+		l->busy_from = now;
 	l->busy_until = start + transfer;
 	return start - now + transfer;
 }

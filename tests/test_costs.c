@@ -1,0 +1,279 @@
+/*
+ * test_costs.c - the cost model: cache-line transfers by distance and
+ * under contention, the idle governor's choice, polling idle without
+ * IPIs, SMT sharing, the cold-cache penalty and its decay, cost profiles,
+ * and the cost breakdown metrics. Expected values are worked out by hand
+ * from tests/data/probe-2s.json, whose relations each have their own
+ * round cost: local 1, SMT 10, cluster 20, LLC 30, other LLC 40, other
+ * socket (and memory) 60 ns.
+ */
+#include "testutil.h"
+
+#include "machine/coherence.h"
+
+static char out[1 << 16];
+
+#define PROBE "tests/data/probe-2s.json"
+
+/*
+ * probe-2s numbers CPUs sibling-adjacent: 0-1 one core, 2-3 the other core
+ * of the cluster, 4-7 the LLC's other cluster, 8-15 the other LLC of the
+ * socket, 16-31 the other socket.
+ */
+static void test_coherence_distances(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine(PROBE);
+	struct cacheline l;
+
+	cacheline_init(&l);
+	/* Nobody has the line: memory, priced as the farthest transfer. */
+	assert_int_equal(cacheline_write(m, &l, 0, 0), 60);
+	/* Read after a remote write, by distance to the writer (each a
+	 * microsecond apart: no transfer is in flight). */
+	assert_int_equal(cacheline_read(m, &l, 1, 1000), 10);
+	assert_int_equal(cacheline_read(m, &l, 2, 1100), 20);
+	assert_int_equal(cacheline_read(m, &l, 4, 1200), 30);
+	assert_int_equal(cacheline_read(m, &l, 8, 1300), 40);
+	assert_int_equal(cacheline_read(m, &l, 16, 1400), 60);
+	/* The first read of a written line downgrades the writer's copy and
+	 * holds the line meanwhile: a read in the same instant waits for it. */
+	cacheline_write(m, &l, 0, 1500);
+	assert_int_equal(cacheline_read(m, &l, 1, 1600), 10);
+	assert_int_equal(cacheline_read(m, &l, 2, 1600), 10 + 20);
+	assert_int_equal(cacheline_read(m, &l, 16, 1700), 60);
+	/* Repeated reads are hits. */
+	assert_int_equal(cacheline_read(m, &l, 1, 1800), 1);
+	assert_int_equal(cacheline_read(m, &l, 16, 1800), 1);
+	/* The writer reads its own line: a hit too. */
+	assert_int_equal(cacheline_read(m, &l, 0, 1800), 1);
+	/* A write fetches from the last writer (0 -> 4: same LLC) and invalidates. */
+	assert_int_equal(cacheline_write(m, &l, 4, 2000), 30);
+	assert_int_equal(cacheline_read(m, &l, 1, 3000), 30);
+	assert_int_equal(cacheline_read(m, &l, 16, 3100), 60);
+	/* A write from the other socket fetches from cpu 4 (60); its second
+	 * write, as sole holder, is a hit. */
+	assert_int_equal(cacheline_write(m, &l, 16, 4000), 60);
+	assert_int_equal(cacheline_write(m, &l, 16, 5000), 1);
+	tu_machine_free(m);
+}
+
+static void test_coherence_contention(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine(PROBE);
+	struct cacheline l;
+
+	cacheline_init(&l);
+	/* cpu 0 writes at 0: the line is busy until 60. */
+	assert_int_equal(cacheline_write(m, &l, 0, 0), 60);
+	/* cpu 16 writes at 10: waits 50, then 60 from cpu 0 (other socket). */
+	assert_int_equal(cacheline_write(m, &l, 16, 10), 110);
+	/* cpu 8 reads the dirty line at 20: waits until 120, then 60 from 16. */
+	assert_int_equal(cacheline_read(m, &l, 8, 20), 160);
+	/* Now shared: cpu 9 reads at 200, no wait: 8 and 9 are cluster peers
+	 * but the source is still the writer, cpu 16 (60). */
+	assert_int_equal(cacheline_read(m, &l, 9, 200), 60);
+	/* A sole holder writes without a transfer; then nothing is in flight. */
+	cacheline_init(&l);
+	assert_int_equal(cacheline_write(m, &l, 3, 0), 60);
+	assert_int_equal(cacheline_write(m, &l, 3, 1000), 1);
+	/* An access decided later but happening earlier than a transfer's
+	 * start does not wait for it: cpu 2 writes at 5000 (from its sibling
+	 * 3: 10); cpu 0 reads at 4000, before that write started: 20 from the
+	 * last writer, cpu 2 (same cluster), without waiting. */
+	assert_int_equal(cacheline_write(m, &l, 2, 5000), 10);
+	assert_int_equal(cacheline_read(m, &l, 0, 4000), 20);
+	tu_machine_free(m);
+}
+
+static void test_governor(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine(PROBE);
+
+	/* POLL 0/0, C1 2/4, C1E 10/20, C6 100/400 us: the deepest state whose
+	 * target residency fits the prediction. */
+	assert_int_equal(idle_select_state(m, 0), 0);
+	assert_int_equal(idle_select_state(m, 3999), 0);
+	assert_int_equal(idle_select_state(m, 4000), 1);
+	assert_int_equal(idle_select_state(m, 19999), 1);
+	assert_int_equal(idle_select_state(m, 20000), 2);
+	assert_int_equal(idle_select_state(m, 399999), 2);
+	assert_int_equal(idle_select_state(m, 400000), 3);
+	assert_int_equal(idle_select_state(m, UINT64_MAX), 3);
+	tu_machine_free(m);
+}
+
+static double metric(const char *name)
+{
+	char key[64];
+	double v;
+
+	snprintf(key, sizeof(key), "\n  %s", name);
+	const char *at = strstr(out, key);
+
+	if (!at || sscanf(at + strlen(key), "%lf", &v) != 1) {
+		print_error("no metric %s in:\n%s\n", name, out);
+		fail();
+	}
+	return v;
+}
+
+static void test_polling_idle_needs_no_ipi(void **state)
+{
+	(void)state;
+	char prof[] = "/tmp/wakesim-c1-XXXXXX";
+	int fd = mkstemp(prof);
+
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+
+	fputs("{ \"name\": \"c1-only\", \"idle_states\": [\n"
+	      "  { \"name\": \"C1\", \"exit_latency_us\": 1, \"target_residency_us\": 1 } ] }\n", f);
+	fclose(f);
+	/* The server's CPU waits in POLL: its wake-ups need no IPI at all. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-2cpu.json -- "
+			       "netperf -t TCP_RR -T 0,1 -l -100", tu_wakesim()), 0);
+	assert_true(metric("ipis") == 0);
+	assert_true(metric("wakeups") >= 200);
+	/* In C1 (not polling) every wake-up of the sleeping side needs one. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-2cpu.json "
+			       "--cost-profile %s -- netperf -t TCP_RR -T 0,1 -l -100", tu_wakesim(),
+			       prof), 0);
+	assert_true(metric("ipis") >= 200);
+	assert_true(metric("idle_exits_C1") >= 200);
+	unlink(prof);
+}
+
+static void test_smt_sharing(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/wakesim-smt-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+
+	/*
+	 * Siblings at 60% while both run: b's 300 us of work take 500 us; by
+	 * then a has done 300 of its 600, and finishes the rest alone at full
+	 * speed: 800 us.
+	 */
+	fputs("{ \"tasks\": { \"a\": { \"cpus\": [0], \"loop\": 1, \"run\": 600 },\n"
+	      " \"b\": { \"cpus\": [1], \"loop\": 1, \"run\": 300 } } }\n", f);
+	fclose(f);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-smt.json -- "
+			       "rt-app %s", tu_wakesim(), path), 0);
+	assert_non_null(strstr(out, "\na-0                     1        800.0        800.0"));
+	assert_non_null(strstr(out, "\nb-0                     1        500.0        500.0"));
+	unlink(path);
+}
+
+static void test_cold_cache_decay(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine(PROBE);
+	struct sim *sim = tu_sim(m, "default");
+	struct task_struct *p = tu_task(sim, 0);
+
+	/*
+	 * 64 KiB: 1024 lines. tau = 64 KiB of L2 / 64 x 30 ns (LLC) / 4 (MLP)
+	 * = 7680 ns. Just left cpu 0 (nothing ran there since): all warm.
+	 */
+	p->wss_bytes = 64 * 1024;
+	p->last_ran_cpu = 0;
+	p->left_busy_ns = 1000;
+	sim->rq[0].busy_ns = 1000;
+	assert_int_equal(cold_penalty(sim, p, 1), 0);		   /* SMT sibling */
+	assert_int_equal(cold_penalty(sim, p, 4), 1024 * 30 / 4);  /* same LLC */
+	assert_int_equal(cold_penalty(sim, p, 8), 1024 * 40 / 4);  /* other LLC */
+	assert_int_equal(cold_penalty(sim, p, 16), 1024 * 60 / 4); /* other socket */
+	/* After tau of other work on cpu 0, half is evicted: from the LLC
+	 * within it (no change), from memory (60) across LLCs. */
+	sim->rq[0].busy_ns = 1000 + 7680;
+	assert_int_equal(cold_penalty(sim, p, 4), (512 * 30 + 512 * 30) / 4);
+	assert_int_equal(cold_penalty(sim, p, 8), (512 * 40 + 512 * 60) / 4);
+	/* Much later: nothing warm is left. */
+	sim->rq[0].busy_ns = 1000 + 7680 * 1023;
+	assert_int_equal(cold_penalty(sim, p, 8), (1 * 40 + 1023 * 60) / 4);
+	/* Back on its own CPU it owes nothing; a task never run owes nothing. */
+	assert_int_equal(cold_penalty(sim, p, 0), 0);
+	p->last_ran_cpu = -1;
+	assert_int_equal(cold_penalty(sim, p, 8), 0);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+static void test_cost_profiles(void **state)
+{
+	(void)state;
+	/* A built-in profile by name replaces the machine's costs and states. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine kunpeng920-48 --cost-profile "
+			       "spr-8480-2s -- hackbench -g 1 -l 5", tu_wakesim()), 0);
+	assert_non_null(strstr(out, "costs spr-8480-2s"));
+	assert_non_null(strstr(out, "idle_exits_C6"));
+	/* Presets name theirs. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine kunpeng920-48 -- hackbench -g 1 "
+			       "-l 5", tu_wakesim()), 0);
+	assert_non_null(strstr(out, "costs kunpeng920-48"));
+	assert_non_null(strstr(out, "idle_exits_WFI"));
+	/* Malformed profiles exit 2 naming the file, line and field. */
+	char path[] = "/tmp/wakesim-prof-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+
+	fputs("{ \"name\": \"x\",\n  \"costs\": {\n    \"ipi_latency_ns\": \"fast\" } }\n", f);
+	fclose(f);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --cost-profile %s -- hackbench",
+			       tu_wakesim(), path), 2);
+	assert_non_null(strstr(out, ":3:"));
+	assert_non_null(strstr(out, "costs.ipi_latency_ns"));
+	f = fopen(path, "w");
+	fputs("{ \"name\": \"x\", \"topology\": {} }\n", f);
+	fclose(f);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --test SIS_SHORT --cost-profile %s -- "
+			       "hackbench", tu_wakesim(), path), 2);
+	assert_non_null(strstr(out, "topology"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --cost-profile no-such -- hackbench",
+			       tu_wakesim()), 2);
+	assert_non_null(strstr(out, "built in:"));
+	unlink(path);
+}
+
+static void test_breakdown_metrics(void **state)
+{
+	(void)state;
+	/* Nothing costs on the ideal machine but the syscalls: no transfer time. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-2cpu.json -- "
+			       "hackbench -g 1 -l 20 -p", tu_wakesim()), 0);
+	assert_true(metric("coherence_time_pct") == 0);
+	assert_true(metric("cold_cache_time_pct") == 0);
+	assert_true(metric("idle_exit_us_per_wakeup") == 0);
+	/* A real preset pays for each: scanning, transfers, exits, refills. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine kunpeng920-48 -- hackbench -g 4 "
+			       "-l 50", tu_wakesim()), 0);
+	assert_true(metric("wakeup_path_time_pct") > 0);
+	assert_true(metric("scan_time_pct") > 0);
+	assert_true(metric("scan_time_pct") < metric("wakeup_path_time_pct"));
+	assert_true(metric("coherence_time_pct") > 0);
+	assert_true(metric("idle_exit_us_per_wakeup") > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_coherence_distances),
+		cmocka_unit_test(test_coherence_contention),
+		cmocka_unit_test(test_governor),
+		cmocka_unit_test(test_polling_idle_needs_no_ipi),
+		cmocka_unit_test(test_smt_sharing),
+		cmocka_unit_test(test_cold_cache_decay),
+		cmocka_unit_test(test_cost_profiles),
+		cmocka_unit_test(test_breakdown_metrics),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
