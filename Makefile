@@ -8,7 +8,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-format-truncation
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -Isrc/machine -Iinclude -Ibuild $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS) -lm
+LDLIBS += $(PKG_LIBS) -lm -lpthread
 
 SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c)) build/presets_data.c
 TEST_SRC := $(wildcard tests/test_*.c)

@@ -30,6 +30,7 @@ static const char usage[] =
 	"  wakesim features                 feature switches and their defaults\n"
 	"  wakesim sysctls                  tunables and their defaults\n"
 	"  wakesim workloads [NAME]         workloads and their flags (NAME: its --help)\n"
+	"  wakesim calibrate [--quick] [-o FILE]   measure this machine: a cost profile\n"
 	"\n"
 	"Machines: a preset name, host (this machine's /sys), sysfs:DIR (a copied\n"
 	"/sys tree) or a machine JSON file. FEATURES use debugfs syntax:\n"
@@ -187,6 +188,8 @@ int main(int argc, char **argv)
 		return cmd_sysctls(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "workloads"))
 		return cmd_workloads(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "calibrate"))
+		return cmd_calibrate(argc - 1, argv + 1);
 	fprintf(stderr, "wakesim: unknown command \"%s\" (see wakesim --help)\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -1,0 +1,407 @@
+/*
+ * measure.c - the microbenchmarks of measure.h: pinned pthreads, pipes,
+ * CLOCK_MONOTONIC. Each figure is the median of a few repetitions so one
+ * disturbed repetition (this machine is shared and virtual) does not set it.
+ */
+#include "measure.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REPS 5
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static long iters(const struct calib_opts *o, long full)
+{
+	return o->quick ? full / 10 : full;
+}
+
+/* ---- cache-line ping-pong ---- */
+
+struct pingpong {
+	_Alignas(64) _Atomic int flag;
+	char pad[60];
+	int cpu;
+	long n;
+	int failed;
+};
+
+static void *pong_thread(void *arg)
+{
+	struct pingpong *pp = arg;
+
+	if (pin(pp->cpu)) {
+		pp->failed = 1;
+		atomic_store(&pp->flag, -1);
+		return NULL;
+	}
+	for (long i = 0; i < pp->n; i++) {
+		while (atomic_load_explicit(&pp->flag, memory_order_acquire) != 1)
+			if (atomic_load_explicit(&pp->flag, memory_order_relaxed) < 0)
+				return NULL;
+		atomic_store_explicit(&pp->flag, 0, memory_order_release);
+	}
+	return NULL;
+}
+
+double calib_c2c_ns(int a, int b, const struct calib_opts *o)
+{
+	double r[REPS];
+
+	for (int rep = 0; rep < REPS; rep++) {
+		struct pingpong *pp = aligned_alloc(64, sizeof(*pp));
+		pthread_t t;
+
+		if (!pp)
+			return -1;
+		memset(pp, 0, sizeof(*pp));
+		pp->cpu = b;
+		pp->n = iters(o, 200000);
+		if (pin(a) || pthread_create(&t, NULL, pong_thread, pp)) {
+			free(pp);
+			return -1;
+		}
+		uint64_t t0 = now_ns();
+
+		for (long i = 0; i < pp->n && !pp->failed; i++) {
+			atomic_store_explicit(&pp->flag, 1, memory_order_release);
+			while (atomic_load_explicit(&pp->flag, memory_order_acquire) == 1)
+				;
+		}
+		uint64_t t1 = now_ns();
+
+		pthread_join(t, NULL);
+		int failed = pp->failed;
+		long n = pp->n;
+
+		free(pp);
+		if (failed)
+			return -1;
+		/* A round trip moves the line twice. */
+		r[rep] = (double)(t1 - t0) / (double)n / 2;
+	}
+	return median(r, REPS);
+}
+
+/* ---- syscalls and pipes on one thread ---- */
+
+double calib_syscall_ns(const struct calib_opts *o)
+{
+	double r[REPS];
+	long n = iters(o, 1000000);
+
+	for (int rep = 0; rep < REPS; rep++) {
+		uint64_t t0 = now_ns();
+
+		for (long i = 0; i < n; i++)
+			(void)getppid();
+		r[rep] = (double)(now_ns() - t0) / (double)n;
+	}
+	return median(r, REPS);
+}
+
+double calib_pipe_rw_ns(const struct calib_opts *o)
+{
+	double r[REPS];
+	long n = iters(o, 300000);
+	int fd[2];
+	char c = 1;
+
+	if (pipe(fd))
+		return -1;
+	for (int rep = 0; rep < REPS; rep++) {
+		uint64_t t0 = now_ns();
+
+		for (long i = 0; i < n; i++)
+			if (write(fd[1], &c, 1) != 1 || read(fd[0], &c, 1) != 1) {
+				close(fd[0]);
+				close(fd[1]);
+				return -1;
+			}
+		r[rep] = (double)(now_ns() - t0) / (double)n;
+	}
+	close(fd[0]);
+	close(fd[1]);
+	return median(r, REPS);
+}
+
+double calib_unix_rw_ns(const struct calib_opts *o)
+{
+	double r[REPS];
+	long n = iters(o, 300000);
+	int sv[2];
+	char c = 1;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -1;
+	for (int rep = 0; rep < REPS; rep++) {
+		uint64_t t0 = now_ns();
+
+		for (long i = 0; i < n; i++)
+			if (send(sv[0], &c, 1, 0) != 1 || recv(sv[1], &c, 1, 0) != 1) {
+				close(sv[0]);
+				close(sv[1]);
+				return -1;
+			}
+		r[rep] = (double)(now_ns() - t0) / (double)n;
+	}
+	close(sv[0]);
+	close(sv[1]);
+	return median(r, REPS);
+}
+
+/* ---- two threads on one CPU ---- */
+
+struct yielder {
+	int cpu;
+	long n;
+	_Atomic int go;
+	int failed;
+};
+
+static void *yield_thread(void *arg)
+{
+	struct yielder *y = arg;
+
+	if (pin(y->cpu))
+		y->failed = 1;
+	while (!atomic_load(&y->go))
+		sched_yield();
+	for (long i = 0; i < y->n; i++)
+		sched_yield();
+	return NULL;
+}
+
+double calib_yield_switch_ns(int cpu, const struct calib_opts *o)
+{
+	double r[REPS];
+
+	for (int rep = 0; rep < REPS; rep++) {
+		struct yielder y = { .cpu = cpu, .n = iters(o, 200000) };
+		pthread_t t;
+
+		if (pin(cpu) || pthread_create(&t, NULL, yield_thread, &y))
+			return -1;
+		atomic_store(&y.go, 1);
+		uint64_t t0 = now_ns();
+
+		for (long i = 0; i < y.n; i++)
+			sched_yield();
+		uint64_t t1 = now_ns();
+
+		pthread_join(t, NULL);
+		if (y.failed)
+			return -1;
+		/* Both threads yielded n times: 2n switches in that time. */
+		r[rep] = (double)(t1 - t0) / (double)(2 * y.n);
+	}
+	return median(r, REPS);
+}
+
+/* ---- pipe ping-pong and wake-up latency ---- */
+
+struct piper {
+	int cpu;
+	int a[2], b[2];		/* a: main -> partner, b: partner -> main */
+	long n;
+	int failed;
+	_Atomic uint64_t stamp;	/* the waker's clock just before its write */
+	uint64_t *lat;		/* per wake-up latency, or NULL */
+};
+
+static void *pipe_partner(void *arg)
+{
+	struct piper *p = arg;
+	char c;
+
+	if (pin(p->cpu))
+		p->failed = 1;
+	for (long i = 0; i < p->n; i++) {
+		if (read(p->a[0], &c, 1) != 1)
+			return NULL;
+		if (p->lat)
+			p->lat[i] = now_ns() - atomic_load(&p->stamp);
+		if (write(p->b[1], &c, 1) != 1)
+			return NULL;
+	}
+	return NULL;
+}
+
+static int piper_open(struct piper *p)
+{
+	if (pipe(p->a))
+		return -1;
+	if (pipe(p->b)) {
+		close(p->a[0]);
+		close(p->a[1]);
+		return -1;
+	}
+	return 0;
+}
+
+static void piper_close(struct piper *p)
+{
+	close(p->a[0]);
+	close(p->a[1]);
+	close(p->b[0]);
+	close(p->b[1]);
+}
+
+double calib_pipe_rtt_ns(int cpu_a, int cpu_b, const struct calib_opts *o)
+{
+	double r[REPS];
+
+	for (int rep = 0; rep < REPS; rep++) {
+		struct piper p = { .cpu = cpu_b, .n = iters(o, 100000) };
+		pthread_t t;
+		char c = 1;
+
+		if (piper_open(&p))
+			return -1;
+		if (pin(cpu_a) || pthread_create(&t, NULL, pipe_partner, &p)) {
+			piper_close(&p);
+			return -1;
+		}
+		uint64_t t0 = now_ns();
+		long i;
+
+		for (i = 0; i < p.n; i++)
+			if (write(p.a[1], &c, 1) != 1 || read(p.b[0], &c, 1) != 1)
+				break;
+		uint64_t t1 = now_ns();
+
+		pthread_join(t, NULL);
+		piper_close(&p);
+		if (p.failed || i < p.n)
+			return -1;
+		r[rep] = (double)(t1 - t0) / (double)p.n;
+	}
+	return median(r, REPS);
+}
+
+double calib_pipe_rtt_proc_ns(int cpu, const struct calib_opts *o)
+{
+	double r[REPS];
+
+	if (pin(cpu))
+		return -1;
+	for (int rep = 0; rep < REPS; rep++) {
+		struct piper p = { .cpu = cpu, .n = iters(o, 100000) };
+		char c = 1;
+		pid_t pid;
+
+		if (piper_open(&p))
+			return -1;
+		pid = fork();
+		if (pid < 0) {
+			piper_close(&p);
+			return -1;
+		}
+		if (pid == 0) {
+			/* The child inherits the pinning: the partner's loop. */
+			for (long i = 0; i < p.n; i++)
+				if (read(p.a[0], &c, 1) != 1 || write(p.b[1], &c, 1) != 1)
+					_exit(1);
+			_exit(0);
+		}
+		uint64_t t0 = now_ns();
+		long i;
+
+		for (i = 0; i < p.n; i++)
+			if (write(p.a[1], &c, 1) != 1 || read(p.b[0], &c, 1) != 1)
+				break;
+		uint64_t t1 = now_ns();
+		int st;
+
+		waitpid(pid, &st, 0);
+		piper_close(&p);
+		if (i < p.n)
+			return -1;
+		r[rep] = (double)(t1 - t0) / (double)p.n;
+	}
+	return median(r, REPS);
+}
+
+double calib_idle_wake_ns(int cpu_a, int cpu_b, int idle_us, const struct calib_opts *o)
+{
+	long n = o->quick ? 100 : 1000;
+	struct piper p = { .cpu = cpu_b, .n = n };
+	uint64_t *lat = calloc((size_t)n, sizeof(*lat));
+	pthread_t t;
+	char c = 1;
+	double *v;
+
+	if (!lat || piper_open(&p)) {
+		free(lat);
+		return -1;
+	}
+	p.lat = lat;
+	if (pin(cpu_a) || pthread_create(&t, NULL, pipe_partner, &p)) {
+		piper_close(&p);
+		free(lat);
+		return -1;
+	}
+	long i;
+
+	for (i = 0; i < n; i++) {
+		struct timespec ts = { 0, (long)idle_us * 1000 };
+
+		/* Both CPUs go idle for idle_us; then wake the partner's. */
+		nanosleep(&ts, NULL);
+		atomic_store(&p.stamp, now_ns());
+		if (write(p.a[1], &c, 1) != 1 || read(p.b[0], &c, 1) != 1)
+			break;
+	}
+	pthread_join(t, NULL);
+	piper_close(&p);
+	v = malloc(sizeof(*v) * (size_t)n);
+	if (p.failed || i < n || !v) {
+		free(lat);
+		free(v);
+		return -1;
+	}
+	for (long k = 0; k < n; k++)
+		v[k] = (double)lat[k];
+	double m = median(v, (int)n);
+
+	free(lat);
+	free(v);
+	return m;
+}

@@ -1,0 +1,42 @@
+/*
+ * measure.h - microbenchmarks of this machine, run with real threads by
+ * `wakesim calibrate` to fill a cost profile for `host`. The only code in
+ * wakesim that reads the wall clock; it never runs inside a simulation.
+ *
+ * Every figure is the median over repetitions, in ns, or -1 when the
+ * machine cannot measure it (too few CPUs, a failed syscall).
+ */
+#ifndef WS_MEASURE_H
+#define WS_MEASURE_H
+
+#include <stdbool.h>
+
+struct calib_opts {
+	bool quick;		/* fewer iterations: about a second in all */
+};
+
+/*
+ * One-way cache-line transfer between CPUs a and b: two threads pinned
+ * there hand a flag in one line back and forth; half the round trip.
+ */
+double calib_c2c_ns(int a, int b, const struct calib_opts *o);
+/* A trivial syscall (getppid), entry to exit. */
+double calib_syscall_ns(const struct calib_opts *o);
+/* write(2) of one byte to a pipe and read(2) of it back, by one thread. */
+double calib_pipe_rw_ns(const struct calib_opts *o);
+/* send(2) of one byte on an AF_UNIX stream socket pair and recv(2) of it. */
+double calib_unix_rw_ns(const struct calib_opts *o);
+/* sched_yield() between two threads pinned to cpu: one switch each. */
+double calib_yield_switch_ns(int cpu, const struct calib_opts *o);
+/* One-byte ping-pong over two pipes between threads: the round trip. */
+double calib_pipe_rtt_ns(int cpu_a, int cpu_b, const struct calib_opts *o);
+/* The same between two processes on one CPU (address-space switches). */
+double calib_pipe_rtt_proc_ns(int cpu, const struct calib_opts *o);
+/*
+ * Wake-up latency of a thread sleeping in read(2) on cpu_b, whose CPU has
+ * been idle for idle_us, woken by a write from cpu_a: from just before the
+ * write to the wakee running again.
+ */
+double calib_idle_wake_ns(int cpu_a, int cpu_b, int idle_us, const struct calib_opts *o);
+
+#endif

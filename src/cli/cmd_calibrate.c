@@ -1,0 +1,236 @@
+/*
+ * cmd_calibrate.c - `wakesim calibrate`: measure this machine with real
+ * threads (calib/measure.c) and write a cost profile for `host`
+ * (docs/costs.md, "Calibrated profiles"; use it with --cost-profile).
+ *
+ * What is measured and what it sets:
+ *   cache-line ping-pong, one CPU pair per relation found  -> c2c_ns
+ *   getppid()                                             -> (baseline)
+ *   one thread's pipe write + read                        -> pipe_write_ns,
+ *                                        pipe_read_ns (split 300:250 as the
+ *                                        defaults are)
+ *   sched_yield() between two threads on one CPU, minus
+ *   the syscall                                           -> context_switch_ns
+ *   pipe ping-pong on one CPU: 2 x (switch + write + read
+ *   + wake-up)                                            -> ttwu_ns
+ *   the same between two processes: + 2 address spaces   -> mm_switch_ns
+ *   one thread's AF_UNIX send + recv                      -> unix_send_ns,
+ *                                        unix_recv_ns (split 500:390)
+ *   pipe ping-pong across CPUs (the wakee polls briefly)  -> poll_wake_ns
+ *   a pipe wake-up of a CPU idle for 2 ms                 -> the exit latency
+ *                                        of the machine's non-polling idle
+ *                                        states (what is left after the other
+ *                                        costs of that path and the IPI)
+ * Other costs keep costs/default.json's values.
+ */
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "args.h"
+#include "calib/measure.h"
+#include "commands.h"
+
+static const char calibrate_usage[] =
+	"Usage: wakesim calibrate [--quick] [-o FILE]\n"
+	"Measures this machine (cache-line transfers between CPU pairs, syscalls,\n"
+	"pipes, context switches, wake-ups of busy and idle CPUs) with real threads\n"
+	"and writes a cost profile for `host` (JSON; stdout without -o). Use it as\n"
+	"  wakesim run --machine host --cost-profile FILE -- WORKLOAD\n"
+	"--quick measures a tenth as long (about a second; noisier).\n";
+
+static const char *const c2c_names[C2C_NR] = { "local", "smt", "cluster", "llc", "node",
+					       "package", "remote" };
+
+static u64 clamp_ns(double v, u64 lo)
+{
+	return v < (double)lo ? lo : (u64)(v + 0.5);
+}
+
+static json_object *num(double v)
+{
+	return json_object_new_int64((int64_t)(v + 0.5));
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "quick", no_argument, NULL, 'q' }, { "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },  { NULL, 0, NULL, 0 },
+	};
+	struct calib_opts co = { 0 };
+	const char *output = NULL;
+	struct machine m;
+	char err[512];
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			co.quick = true;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			fputs(calibrate_usage, stdout);
+			return 0;
+		case ':':
+			fprintf(stderr, "wakesim calibrate: option %s needs a value\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "wakesim calibrate: unknown option \"%s\"\n%s", argv[optind - 1],
+				calibrate_usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "wakesim calibrate: unexpected argument \"%s\"\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (check_output_path("calibrate", output))
+		return EXIT_USAGE;
+	if (machine_load("host", &m, err, sizeof(err))) {
+		fprintf(stderr, "wakesim calibrate: %s\n", err);
+		return EXIT_USAGE;
+	}
+
+	struct costs k = m.costs;
+	json_object *raw = json_object_new_object();
+	int n = m.topo.nr_cpus, other = n > 1 ? 1 : -1;
+
+	/* One partner of CPU 0 per relation: the nearest first. */
+	for (int cls = C2C_SMT; cls < C2C_NR; cls++)
+		for (int b = 1; b < n; b++)
+			if ((int)machine_c2c_class(&m, 0, b) == cls) {
+				double ns = calib_c2c_ns(0, b, &co);
+				char key[48];
+
+				snprintf(key, sizeof(key), "c2c_%s_cpu0_cpu%d_ns", c2c_names[cls], b);
+				json_object_object_add(raw, key, num(ns));
+				if (ns > 0)
+					k.c2c_ns[cls] = clamp_ns(ns, 1);
+				break;
+			}
+	double sys = calib_syscall_ns(&co), prw = calib_pipe_rw_ns(&co);
+	double yield = calib_yield_switch_ns(0, &co), rtt1 = calib_pipe_rtt_ns(0, 0, &co);
+	double rtt2 = other > 0 ? calib_pipe_rtt_ns(0, other, &co) : -1;
+	double urw = calib_unix_rw_ns(&co), rttp = calib_pipe_rtt_proc_ns(0, &co);
+	double wake = other > 0 ? calib_idle_wake_ns(0, other, 2000, &co) : -1;
+
+	json_object_object_add(raw, "syscall_ns", num(sys));
+	json_object_object_add(raw, "pipe_write_read_ns", num(prw));
+	json_object_object_add(raw, "yield_switch_ns", num(yield));
+	json_object_object_add(raw, "pipe_rtt_one_cpu_ns", num(rtt1));
+	json_object_object_add(raw, "pipe_rtt_two_cpus_ns", num(rtt2));
+	json_object_object_add(raw, "unix_send_recv_ns", num(urw));
+	json_object_object_add(raw, "pipe_rtt_one_cpu_processes_ns", num(rttp));
+	json_object_object_add(raw, "idle_2ms_wake_ns", num(wake));
+	if (sys < 0 || prw < 0 || yield < 0 || rtt1 < 0) {
+		fprintf(stderr, "wakesim calibrate: a measurement failed (pinning or pipes "
+				"unavailable)\n");
+		json_object_put(raw);
+		machine_free(&m);
+		return 1;
+	}
+	k.pipe_write_ns = clamp_ns(prw * 300 / 550, 20);
+	k.pipe_read_ns = clamp_ns(prw - (double)k.pipe_write_ns, 20);
+	k.context_switch_ns = clamp_ns(yield - sys, 100);
+	double base = (double)(k.context_switch_ns + k.pipe_write_ns + k.pipe_read_ns);
+
+	k.ttwu_ns = clamp_ns(rtt1 / 2 - base, 50);
+	if (urw > 0) {
+		k.unix_send_ns = clamp_ns(urw * 500 / 890, 20);
+		k.unix_recv_ns = clamp_ns(urw - (double)k.unix_send_ns, 20);
+	}
+	if (rttp > 0)
+		k.mm_switch_ns = clamp_ns((rttp - rtt1) / 2, 0);
+	/* Across CPUs the wakee polls a while before halting: a poll wake-up. */
+	if (rtt2 > 0)
+		k.poll_wake_ns = clamp_ns(rtt2 / 2 - base - (double)(k.ttwu_ns + k.select_ns), 50);
+	/* What a 2 ms-idle CPU adds beyond the IPI is its idle state's exit. */
+	if (wake > 0) {
+		double exit = wake - base - (double)(k.ttwu_ns + k.select_ns + k.ipi_send_ns +
+						     k.ipi_latency_ns);
+
+		for (int s = 0; s < m.nr_idle_states; s++) {
+			struct idle_state *st = &m.idle[s];
+
+			if (st->polling)
+				continue;
+			if (exit > (double)st->exit_latency_ns)
+				st->exit_latency_ns = clamp_ns(exit, 0);
+			if (st->target_residency_ns < st->exit_latency_ns)
+				st->target_residency_ns = st->exit_latency_ns;
+		}
+	}
+
+	struct utsname u;
+	char desc[300];
+	json_object *root = json_object_new_object(), *states = json_object_new_array();
+	json_object *costs = json_object_new_object(), *c2c = json_object_new_object();
+	json_object *src = json_object_new_object();
+
+	uname(&u);
+	snprintf(desc, sizeof(desc), "measured by wakesim calibrate%s on this machine: %d CPUs, %s %s",
+		 co.quick ? " --quick" : "", n, u.sysname, u.release);
+	json_object_object_add(root, "name", json_object_new_string("host-calibrated"));
+	json_object_object_add(root, "description", json_object_new_string(desc));
+	for (int s = 0; s < m.nr_idle_states; s++) {
+		json_object *st = json_object_new_object();
+
+		json_object_object_add(st, "name", json_object_new_string(m.idle[s].name));
+		json_object_object_add(st, "exit_latency_us",
+				       json_object_new_int64((int64_t)((m.idle[s].exit_latency_ns + 500) / 1000)));
+		json_object_object_add(st, "target_residency_us",
+				       json_object_new_int64((int64_t)((m.idle[s].target_residency_ns + 500) / 1000)));
+		if (m.idle[s].polling)
+			json_object_object_add(st, "polling", json_object_new_boolean(1));
+		json_object_array_add(states, st);
+	}
+	json_object_object_add(root, "idle_states", states);
+	for (int cls = 0; cls < C2C_NR; cls++)
+		json_object_object_add(c2c, c2c_names[cls], json_object_new_int64((int64_t)k.c2c_ns[cls]));
+	json_object_object_add(costs, "c2c_ns", c2c);
+#define PUT(f) json_object_object_add(costs, #f, json_object_new_int64((int64_t)k.f))
+	PUT(context_switch_ns);
+	PUT(mm_switch_ns);
+	PUT(unix_send_ns);
+	PUT(unix_recv_ns);
+	PUT(pipe_write_ns);
+	PUT(pipe_read_ns);
+	PUT(ttwu_ns);
+	PUT(poll_wake_ns);
+	PUT(ipi_latency_ns);
+#undef PUT
+	json_object_object_add(root, "costs", costs);
+	json_object_object_add(src, "method",
+			       json_object_new_string("src/cli/cmd_calibrate.c: medians of 5 repetitions; "
+						      "pipe write/read split 300:250 and AF_UNIX send/recv 500:390 as in costs/default.json"));
+	json_object_object_add(src, "measured", raw);
+	json_object_object_add(root, "sources", src);
+
+	struct out_buf ob;
+	int ret = 1;
+
+	if (out_open(&ob) == 0) {
+		fprintf(ob.f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+									JSON_C_TO_STRING_SPACED |
+									JSON_C_TO_STRING_NOSLASHESCAPE));
+		ret = out_commit(&ob, output) ? 1 : 0;
+	} else {
+		fprintf(stderr, "wakesim: out of memory\n");
+	}
+	if (output && !ret)
+		fprintf(stderr, "wakesim calibrate: wrote %s (c2c %llu ns, switch %llu ns, pipe %llu+%llu "
+				"ns, ttwu %llu ns, idle wake-up %.0f ns)\n", output,
+			(unsigned long long)k.c2c_ns[other > 0 ? machine_c2c_class(&m, 0, 1) : 0],
+			(unsigned long long)k.context_switch_ns, (unsigned long long)k.pipe_write_ns,
+			(unsigned long long)k.pipe_read_ns, (unsigned long long)k.ttwu_ns, wake);
+	json_object_put(root);
+	machine_free(&m);
+	return ret;
+}
