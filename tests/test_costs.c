@@ -262,6 +262,39 @@ static void test_breakdown_metrics(void **state)
 	assert_true(metric("idle_exit_us_per_wakeup") > 0);
 }
 
+static void test_calibrate(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/wakesim-cal-XXXXXX";
+	char path[300];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/host.json", dir);
+	/* It measures this machine and writes a profile the simulator takes. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s calibrate --quick -o %s", tu_wakesim(), path), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "grep -c '\"context_switch_ns\"' %s", path), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --cost-profile %s -- "
+			       "hackbench -g 1 -l 5", tu_wakesim(), path), 0);
+	assert_non_null(strstr(out, "costs "));
+	assert_non_null(strstr(out, "host.json"));
+	/* The measured figures are physical: a context switch costs more than
+	 * the 100 ns floor calibrate allows, a pipe write something. */
+	assert_int_equal(tu_sh(out, sizeof(out), "awk -F'[:,]' '/\"context_switch_ns\"/ { s = $2 } "
+			       "/\"pipe_write_ns\"/ { w = $2 } END { exit !(s >= 100 && w >= 20) }' %s",
+			       path), 0);
+	/* A damaged profile is refused with its file and line. */
+	assert_int_equal(tu_sh(out, sizeof(out), "head -c 200 %s > %s.cut", path, path), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --cost-profile %s.cut -- "
+			       "hackbench", tu_wakesim(), path), 2);
+	assert_non_null(strstr(out, ".cut:"));
+	assert_non_null(strstr(out, "JSON syntax error"));
+	/* Nothing is written where it cannot be. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s calibrate --quick -o /nonexistent/dir/x.json",
+			       tu_wakesim()), 2);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s calibrate --bogus", tu_wakesim()), 2);
+	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_cold_cache_decay),
 		cmocka_unit_test(test_cost_profiles),
 		cmocka_unit_test(test_breakdown_metrics),
+		cmocka_unit_test(test_calibrate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
