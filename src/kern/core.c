@@ -67,6 +67,7 @@ struct task_struct *task_create(struct sim *sim, const char *comm, task_step_fn 
 	p->recent_used_cpu = p->cpu;
 	p->last_ran_cpu = -1;
 	p->se.weight = 1024; /* nice 0 */
+	cacheline_init(&p->flips_line);
 	p->se.rq_idx = -1;
 	p->se.slice = sim->tun->base_slice_ns;
 	event_init(&p->ev_wake, EV_WAKE_ENQUEUE, 0, p);

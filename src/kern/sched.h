@@ -148,6 +148,7 @@ struct task_struct {
 	unsigned int wakee_flips;
 	u64 wakee_flip_decay_ts;	/* ns */
 	struct task_struct *last_wakee;
+	struct cacheline flips_line;	/* the line of wakee_flips, read by wake_wide() */
 
 	/* SIS_SHORT (S4): average CPU time between two voluntary sleeps */
 	u64 dur_avg;

@@ -39,6 +39,7 @@ void record_wakee(struct sim *sim, struct task_struct *waker, struct task_struct
 	if (waker->last_wakee != p) {
 		waker->last_wakee = p;
 		waker->wakee_flips++;
+		line_write(sim, &waker->flips_line);
 	}
 }
 
@@ -53,6 +54,9 @@ int wake_wide(struct sim *sim, struct task_struct *waker, struct task_struct *p)
 	unsigned int master = waker->wakee_flips;
 	unsigned int slave = p->wakee_flips;
 	int factor = sim->doms.cpu[sim->this_cpu].sd_llc_size;
+
+	/* The wakee's count was last written where it ran (its own wake-ups). */
+	line_read(sim, &p->flips_line);
 
 	if (master < slave) {
 		unsigned int t = master;
