@@ -243,6 +243,79 @@ static void test_cost_profiles(void **state)
 	unlink(path);
 }
 
+/* A profile text refused with status 2 and needle in the message. */
+static void expect_profile_refused(const char *text, const char *needle)
+{
+	char path[] = "/tmp/wakesim-bad-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+
+	fputs(text, f);
+	fclose(f);
+	int st = tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-2cpu.json --cost-profile %s -- "
+		       "hackbench -g 1 -l 5", tu_wakesim(), path);
+
+	if (st != 2 || !strstr(out, needle)) {
+		print_error("profile %s: status %d\n%s\n(expected 2 and \"%s\")\n", text, st, out, needle);
+		fail();
+	}
+	unlink(path);
+}
+
+static void test_bad_profiles(void **state)
+{
+	(void)state;
+	/* Found by a bad-input trial: each was accepted, or crashed, before. */
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"A\", \"exit_latency_us\": 1, \"target_residency_us\": 1 },\n"
+			       " { \"name\": \"A\", \"exit_latency_us\": 2, \"target_residency_us\": 2 } ] }",
+			       "repeats an earlier state's name");
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 1, \"target_residency_us\": 1 },\n"
+			       " { \"name\": \"P\", \"exit_latency_us\": 1, \"target_residency_us\": 1,"
+			       " \"polling\": true } ] }", "polling states come first");
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 10, \"target_residency_us\": 5 } ] }",
+			       "below the exit latency");
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 100 },\n"
+			       " { \"name\": \"C2\", \"exit_latency_us\": 10, \"target_residency_us\": 50 } ] }",
+			       "below the shallower state's");
+	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"context_switch_ns\": \"x\",\n"
+			       " \"context_switch_ns\": 600 } }", ":3: key \"context_switch_ns\" repeats");
+	expect_profile_refused("{ \"name\": \"x\", // a comment\n \"costs\": {} }", "JSON syntax error");
+	expect_profile_refused("{ \"name\": \"x\", \"costs\": { \"ttwu_ns\": 99999999999999999999 } }",
+			       "too large for 64 bits");
+	expect_profile_refused("{ \"name\": \"\" }", "field \"name\": empty");
+	expect_profile_refused("{ \"name\": \"x\", \"sources\": { \"a\": [1] } }",
+			       "expected a string, or an object");
+	/* Work made free loops at one instant: stopped, not a crash or a hang. */
+	char path[] = "/tmp/wakesim-free-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+
+	fputs("{ \"name\": \"free\", \"costs\": { \"c2c_ns\": { \"local\": 0, \"llc\": 0 },"
+	      " \"context_switch_ns\": 0, \"mm_switch_ns\": 0, \"pipe_write_ns\": 0,"
+	      " \"pipe_read_ns\": 0, \"ttwu_ns\": 0, \"select_ns\": 0, \"ipi_send_ns\": 0,"
+	      " \"ipi_latency_ns\": 0, \"poll_wake_ns\": 0, \"tcp_send_ns\": 0, \"tcp_recv_ns\": 0 } }\n",
+	      f);
+	fclose(f);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --cost-profile %s -- context_switch1 -s 1 "
+			       "--sample-ms 10", tu_wakesim(), path), 2);
+	assert_non_null(strstr(out, "without simulated time passing"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --cost-profile %s -- netperf -t TCP_RR -l 0.001",
+			       tu_wakesim(), path), 2);
+	assert_non_null(strstr(out, "without simulated time passing"));
+	unlink(path);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --cost-profile default --cost-profile default "
+			       "-- hackbench", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "given twice"));
+}
+
 static void test_breakdown_metrics(void **state)
 {
 	(void)state;
@@ -305,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_smt_sharing),
 		cmocka_unit_test(test_cold_cache_decay),
 		cmocka_unit_test(test_cost_profiles),
+		cmocka_unit_test(test_bad_profiles),
 		cmocka_unit_test(test_breakdown_metrics),
 		cmocka_unit_test(test_calibrate),
 	};

@@ -239,6 +239,10 @@ int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 		o->machine = optarg;
 		return 1;
 	case 'P':
+		if (o->cost_profile) {
+			fprintf(stderr, "wakesim %s: --cost-profile given twice\n", cmd);
+			return -1;
+		}
 		o->cost_profile = optarg;
 		return 1;
 	case 'S':

@@ -350,9 +350,16 @@ static void cpu_continue(struct sim *sim, struct rq *rq)
 		}
 		run_step(sim, rq, p);
 	}
-	fprintf(stderr, "wakesim: internal error: task %s on CPU %d makes no progress\n",
-		rq->curr ? rq->curr->comm : "?", rq->cpu);
-	abort();
+	/*
+	 * A million steps without time passing: work that costs nothing loops
+	 * (a profile with zero syscall costs, say). Stop the run; the input is
+	 * at fault, not the machine's physics.
+	 */
+	snprintf(sim->wl->input_error, sizeof(sim->wl->input_error),
+		 "task %s on CPU %d made a million steps without simulated time passing: "
+		 "the costs make its work free (give syscalls and switches a cost)",
+		 rq->curr ? rq->curr->comm : "?", rq->cpu);
+	sim->wl->done = true;
 }
 
 void schedule(struct sim *sim, struct rq *rq)

@@ -63,6 +63,12 @@ static int get_u64(const struct jctx *c, json_object *obj, const char *prefix,
 	}
 	int64_t x = json_object_get_int64(v);
 
+	if (x == INT64_MAX || x == INT64_MIN) {
+		/* json-c saturates numbers beyond 64 bits: the text is lost. */
+		snprintf(what, sizeof(what), "a number too large for 64 bits (the range is %llu..%llu)",
+			 (unsigned long long)min, (unsigned long long)max);
+		return jfail(c, path, what);
+	}
 	if (x < 0 || (u64)x < min || (u64)x > max) {
 		snprintf(what, sizeof(what), "%lld is outside %llu..%llu", (long long)x,
 			 (unsigned long long)min, (unsigned long long)max);
@@ -301,9 +307,27 @@ static int parse_idle_states(const struct jctx *c, json_object *a, struct machin
 				return jfail(c, strcat(ipath, ".polling"), "expected true or false");
 			st->polling = json_object_get_boolean(pv);
 		}
+		/* cpuidle's rules: polling first and free to leave, then deeper
+		 * states, each worth staying in at least as long as leaving it. */
+		if (!st->name[0])
+			return jfail(c, strcat(ipath, ".name"), "empty name");
+		for (int j = 0; j < i; j++)
+			if (!strcmp(m->idle[j].name, st->name))
+				return jfail(c, strcat(ipath, ".name"), "repeats an earlier state's name");
+		if (st->polling && (i > 0 && !m->idle[i - 1].polling))
+			return jfail(c, strcat(ipath, ".polling"), "polling states come first");
+		if (st->polling && st->exit_latency_ns)
+			return jfail(c, strcat(ipath, ".exit_latency_us"),
+				     "a polling state has no exit latency (0)");
+		if (st->target_residency_ns < st->exit_latency_ns)
+			return jfail(c, strcat(ipath, ".target_residency_us"),
+				     "below the exit latency: the state could never pay off");
 		if (i > 0 && st->exit_latency_ns < m->idle[i - 1].exit_latency_ns)
 			return jfail(c, strcat(ipath, ".exit_latency_us"),
 				     "states must be listed from shallowest to deepest");
+		if (i > 0 && st->target_residency_ns < m->idle[i - 1].target_residency_ns)
+			return jfail(c, strcat(ipath, ".target_residency_us"),
+				     "below the shallower state's: listed from shallowest to deepest");
 	}
 	return 0;
 }
@@ -390,6 +414,9 @@ static int parse_doc(const char *text, size_t len, const char *file, json_object
 		snprintf(err, errlen, "%s: out of memory", file);
 		return -1;
 	}
+	/* Machine files and cost profiles are plain JSON: no comments, trailing
+	 * commas or single quotes (rt-app files, read elsewhere, allow them). */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	enum json_tokener_error jerr = json_tokener_get_error(tok);
 
@@ -433,6 +460,16 @@ static int parse_doc(const char *text, size_t len, const char *file, json_object
 		return -1;
 	}
 	json_tokener_free(tok);
+	char key[128];
+	int kline = json_repeated_key(text, len, key, sizeof(key));
+
+	if (kline) {
+		/* json-c keeps the last of repeated keys: an earlier typo would vanish. */
+		snprintf(err, errlen, "%s:%d: key \"%s\" repeats a key of the same object", file, kline,
+			 key);
+		json_object_put(root);
+		return -1;
+	}
 	*out = root;
 	return 0;
 }
@@ -546,8 +583,35 @@ static int parse_profile(const char *text, size_t len, const char *file, struct 
 		if (parse_costs(&c, o, &m->costs))
 			goto out;
 	}
-	if (json_object_object_get_ex(root, "sources", &o) && !json_object_is_type(o, json_type_object)) {
-		jfail(&c, "sources", "expected an object of strings");
+	if (json_object_object_get_ex(root, "sources", &o)) {
+		if (!json_object_is_type(o, json_type_object)) {
+			jfail(&c, "sources", "expected an object of strings");
+			goto out;
+		}
+		/* Strings, or (as calibrate writes) an object of raw figures. */
+		json_object_object_foreach(o, skey, sval) {
+			bool ok = json_object_is_type(sval, json_type_string);
+
+			if (json_object_is_type(sval, json_type_object)) {
+				ok = true;
+				json_object_object_foreach(sval, rkey, rval) {
+					(void)rkey;
+					ok &= json_object_is_type(rval, json_type_string) ||
+					      json_object_is_type(rval, json_type_int) ||
+					      json_object_is_type(rval, json_type_double);
+				}
+			}
+			if (!ok) {
+				char spath[160];
+
+				snprintf(spath, sizeof(spath), "sources.%s", skey);
+				jfail(&c, spath, "expected a string, or an object of strings and numbers");
+				goto out;
+			}
+		}
+	}
+	if (!name[0]) {
+		jfail(&c, "name", "empty");
 		goto out;
 	}
 	ret = 0;
@@ -581,9 +645,7 @@ int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, s
 	m->nr_idle_states = 0;
 	if (load_default_costs(m, err, errlen))
 		return -1;
-	int def_idle = m->nr_idle_states;
-
-	m->nr_idle_states = 0;
+	m->nr_idle_states = 0; /* set again below if the profile lists none */
 	snprintf(bname, sizeof(bname), "costs/%s", spec);
 	if (!strchr(spec, '/') && !strstr(spec, ".json") && (b = preset_blob_find(bname))) {
 		if (parse_profile(b->text, b->len, bname, m, err, errlen))
@@ -592,7 +654,8 @@ int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, s
 		char *text;
 		size_t len;
 
-		if (!strchr(spec, '/') && !strstr(spec, ".json") && access(spec, F_OK)) {
+		if (!strchr(spec, '/') && !strstr(spec, ".json") && access(spec, F_OK) &&
+		    errno == ENOENT) {
 			int off = snprintf(err, errlen, "no cost profile \"%s\" (built in:", spec);
 
 			for (int i = 0; i < preset_blob_count && off > 0 && (size_t)off < errlen; i++)
@@ -614,7 +677,7 @@ int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, s
 	if (!m->nr_idle_states) {
 		/* The profile gives none: keep the machine's (from sysfs, say). */
 		memcpy(m->idle, idle, sizeof(idle));
-		m->nr_idle_states = nr_idle ? nr_idle : def_idle;
+		m->nr_idle_states = nr_idle;
 	}
 	snprintf(m->cost_profile, sizeof(m->cost_profile), "%.63s", spec);
 	return 0;
@@ -674,10 +737,11 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 static int read_text_file(const char *path, const char *what, char **text, size_t *lenp,
 			  char *err, size_t errlen)
 {
+	const size_t limit = 1 << 24;
 	struct stat st;
 	FILE *f;
-	char *buf;
-	long len;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
 
 	if (stat(path, &st)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -688,37 +752,58 @@ static int read_text_file(const char *path, const char *what, char **text, size_
 		snprintf(err, errlen, "%s: not a regular file", path);
 		return -1;
 	}
-	if (st.st_size > (1 << 24)) {
-		snprintf(err, errlen, "%s: %lld bytes is too large for a %s", path,
-			 (long long)st.st_size, what);
-		return -1;
-	}
 	f = fopen(path, "rb");
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		snprintf(err, errlen, "%s: cannot read", path);
-		fclose(f);
-		return -1;
+	/* Read to the end: /proc files report a size of 0. */
+	for (;;) {
+		if (len == cap) {
+			char *nb = cap < limit + 1 ? realloc(buf, cap ? 2 * cap : 65536) : NULL;
+
+			if (!nb) {
+				snprintf(err, errlen, cap >= limit + 1 ? "%s: larger than a %s may be (16 MiB)"
+								      : "%s: out of memory", path, what);
+				free(buf);
+				fclose(f);
+				return -1;
+			}
+			buf = nb;
+			cap = cap ? 2 * cap : 65536;
+		}
+		size_t r = fread(buf + len, 1, cap - len, f);
+
+		len += r;
+		if (!r)
+			break;
 	}
-	buf = malloc((size_t)len + 1);
-	if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		snprintf(err, errlen, "%s: cannot read", path);
+	if (ferror(f) || len > limit) {
+		snprintf(err, errlen, ferror(f) ? "%s: cannot read" : "%s: larger than a %s may be (16 MiB)",
+			 path, what);
 		free(buf);
 		fclose(f);
 		return -1;
 	}
-	buf[len] = '\0';
 	fclose(f);
-	if (strlen(buf) != (size_t)len) {
+	if (len == cap) {
+		char *nb = realloc(buf, len + 1);
+
+		if (!nb) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			free(buf);
+			return -1;
+		}
+		buf = nb;
+	}
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
 		snprintf(err, errlen, "%s: contains a NUL byte: not a JSON text file", path);
 		free(buf);
 		return -1;
 	}
 	*text = buf;
-	*lenp = (size_t)len;
+	*lenp = len;
 	return 0;
 }
 
@@ -746,9 +831,11 @@ int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 	if (!strcmp(spec, "host")) {
 		ret = machine_read_sysfs("/sys", m, err, errlen);
 		snprintf(m->name, sizeof(m->name), "host");
+		snprintf(m->cost_profile, sizeof(m->cost_profile), "default, sysfs idle states");
 	} else if (!strncmp(spec, "sysfs:", 6)) {
 		ret = machine_read_sysfs(spec + 6, m, err, errlen);
 		snprintf(m->name, sizeof(m->name), "%.63s", spec);
+		snprintf(m->cost_profile, sizeof(m->cost_profile), "default, sysfs idle states");
 	} else if (strchr(spec, '/') || strstr(spec, ".json")) {
 		ret = load_file(spec, m, err, errlen);
 	} else if (strncmp(spec, "costs/", 6) && (b = preset_blob_find(spec))) {

@@ -164,6 +164,60 @@ static void keyset_clear(struct keyset *k)
 	k->curid = 1;
 }
 
+int json_repeated_key(const char *text, size_t len, char *key, size_t keylen)
+{
+	struct keyset st[MAX_DEPTH] = { { 0 } };
+	bool arr[MAX_DEPTH] = { 0 };
+	int depth = 0, line = 1, found = 0;
+	bool expect_key = false;
+
+	for (size_t i = 0; i < len && !found; i++) {
+		char ch = text[i];
+
+		if (ch == '\n') {
+			line++;
+		} else if (ch == '/') {
+			i = skip_comment(text, len, i, &line);
+		} else if (ch == '"') {
+			size_t from = i + 1;
+
+			i = skip_string(text, len, i, &line);
+			if (i >= len)
+				break;
+			if (depth && !arr[depth - 1] && expect_key) {
+				char name[300];
+
+				expect_key = false;
+				snprintf(name, sizeof(name), "%.*s", (int)(i - from < 250 ? i - from : 250),
+					 text + from);
+				if (keyset_has(&st[depth - 1], name)) {
+					snprintf(key, keylen, "%s", name);
+					found = line;
+				} else if (keyset_add(&st[depth - 1], name, strlen(name))) {
+					break;
+				}
+			}
+		} else if (ch == '{' || ch == '[') {
+			if (depth == MAX_DEPTH)
+				break;
+			arr[depth] = ch == '[';
+			keyset_clear(&st[depth]);
+			depth++;
+			expect_key = ch == '{';
+		} else if (ch == '}' || ch == ']') {
+			if (depth)
+				depth--;
+		} else if (ch == ',' && depth && !arr[depth - 1]) {
+			expect_key = true;
+		}
+	}
+	for (int d = 0; d < MAX_DEPTH; d++) {
+		keyset_clear(&st[d]);
+		free(st[d].key);
+	}
+	return found;
+}
+
 char *json_unique_keys(const char *text, size_t len, int *renamed)
 {
 	struct keyset st[MAX_DEPTH] = { { 0 } };

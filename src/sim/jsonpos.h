@@ -22,6 +22,12 @@ int json_path_line(const char *text, size_t len, const char *path);
 int json_path_line_or_parent(const char *text, size_t len, const char *path);
 
 /*
+ * The line of the first key that repeats a key of its object (its name
+ * in key), or 0 if every object's keys are unique.
+ */
+int json_repeated_key(const char *text, size_t len, char *key, size_t keylen);
+
+/*
  * Make the keys of every object unique the way rt-app's workgen does
  * before rt-app parses a file: a repeated key K becomes K<n>, n counting
  * from 1 per object, skipping names already used. Returns a new string

@@ -107,7 +107,18 @@ int sim_run(struct sim *sim, char *err, size_t errlen)
 
 	if (sim->wl->ops->start(sim, sim->wl, err, errlen))
 		return -2;
+	u64 same_time = 0;
+
 	while (!sim->wl->done && (ev = evq_pop(&sim->evq))) {
+		/* Ten million events at one instant: a zero-cost loop between
+		 * CPUs, which would otherwise never end. */
+		same_time = ev->time == sim->now ? same_time + 1 : 0;
+		if (same_time > 10000000) {
+			snprintf(err, errlen, "%.3f s: ten million events without simulated time "
+				 "passing: the costs make the workload's work free (give syscalls and "
+				 "switches a cost)", (double)sim->now / 1e9);
+			return -2;
+		}
 		if (ev->time < sim->now) {
 			snprintf(err, errlen, "internal error: time went back from %llu to %llu",
 				 (unsigned long long)sim->now, (unsigned long long)ev->time);
