@@ -238,6 +238,32 @@ int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 	case 'm':
 		o->machine = optarg;
 		return 1;
+	case 'W': {
+		/* --wc-threshold 1ms / 500us / 2 (ms): the tunable wc_threshold_ns. */
+		char *end;
+		double d = strtod(optarg, &end), scale = 1e6;
+
+		if (!strcmp(end, "ns"))
+			scale = 1;
+		else if (!strcmp(end, "us"))
+			scale = 1e3;
+		else if (!strcmp(end, "s"))
+			scale = 1e9;
+		else if (*end && strcmp(end, "ms"))
+			end = optarg; /* reject below */
+		if (end == optarg || d * scale < 1000 || d * scale > 1e10) {
+			fprintf(stderr, "wakesim %s: --wc-threshold \"%s\": expected a duration "
+				"from 1us to 10s (e.g. 1ms, 500us; a bare number is ms)\n", cmd, optarg);
+			return -1;
+		}
+		snprintf(o->wc_buf, sizeof(o->wc_buf), "wc_threshold_ns=%.0f", d * scale);
+		if (o->nr_sysctl == (int)(sizeof(o->sysctl) / sizeof(o->sysctl[0]))) {
+			fprintf(stderr, "wakesim %s: too many --sysctl\n", cmd);
+			return -1;
+		}
+		o->sysctl[o->nr_sysctl++] = o->wc_buf;
+		return 1;
+	}
 	case 'P':
 		if (o->cost_profile) {
 			fprintf(stderr, "wakesim %s: --cost-profile given twice\n", cmd);

@@ -14,6 +14,7 @@
 struct common_opts {
 	const char *machine;		/* --machine */
 	const char *cost_profile;	/* --cost-profile NAME|FILE */
+	char wc_buf[64];		/* --wc-threshold, as a --sysctl assignment */
 	const char *features;		/* --features (run) */
 	const char *sysctl[32];		/* --sysctl, repeated */
 	int nr_sysctl;

@@ -103,7 +103,8 @@ static void print_cmdline(FILE *f, int argc, char **argv)
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "machine", required_argument, NULL, 'm' }, { "cost-profile", required_argument, NULL, 'P' }, { "base", required_argument, NULL, 'B' },
+		{ "machine", required_argument, NULL, 'm' }, { "cost-profile", required_argument, NULL, 'P' },
+		{ "wc-threshold", required_argument, NULL, 'W' }, { "base", required_argument, NULL, 'B' },
 		{ "test", required_argument, NULL, 'T' },    { "runs", required_argument, NULL, 'r' },
 		{ "loads", required_argument, NULL, 'L' },   { "sysctl", required_argument, NULL, 'S' },
 		{ "seed", required_argument, NULL, 's' },    { "node", required_argument, NULL, 'N' },

@@ -13,11 +13,13 @@
 
 static const char run_usage[] =
 	"Usage: wakesim run [--machine M] [--cost-profile P] [--features F] [--sysctl NAME=VALUE]...\n"
-	"                   [--seed N] [--node N | --cpus LIST] [--json] [-o FILE]\n"
+	"                   [--seed N] [--node N | --cpus LIST] [--wc-threshold T] [--json] [-o FILE]\n"
 	"                   -- WORKLOAD [ARGS...]\n"
 	"Runs one simulation and prints the benchmark's output and the run's metrics.\n"
 	"--cost-profile: a built-in profile (costs/NAME.json) or a file such as\n"
-	"`wakesim calibrate` writes; it replaces the machine's own costs.\n";
+	"`wakesim calibrate` writes; it replaces the machine's own costs.\n"
+	"--wc-threshold: the shortest idle-while-a-task-waits interval the\n"
+	"work-conservation checker counts (default 1ms; e.g. 500us).\n";
 
 static void join_args(int argc, char **argv, char *buf, size_t len)
 {
@@ -31,7 +33,8 @@ static void join_args(int argc, char **argv, char *buf, size_t len)
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "machine", required_argument, NULL, 'm' }, { "cost-profile", required_argument, NULL, 'P' }, { "features", required_argument, NULL, 'F' },
+		{ "machine", required_argument, NULL, 'm' }, { "cost-profile", required_argument, NULL, 'P' },
+		{ "wc-threshold", required_argument, NULL, 'W' }, { "features", required_argument, NULL, 'F' },
 		{ "sysctl", required_argument, NULL, 'S' },  { "seed", required_argument, NULL, 's' },
 		{ "node", required_argument, NULL, 'N' },    { "cpus", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'J' },	     { "output", required_argument, NULL, 'o' },

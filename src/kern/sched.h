@@ -348,6 +348,7 @@ struct sched_tunables {
 	u64 idle_delay_ns;		/* S2: IDLE_CPU_DELAY_NS */
 	u64 sis_short_ns;		/* S4: short-task threshold, base_slice/8 */
 	u64 timer_slack_ns;		/* hrtimer slack of SCHED_OTHER sleeps */
+	u64 wc_threshold_ns;		/* work-conservation checker (wakesim, not the kernel) */
 	unsigned int hz;		/* CONFIG_HZ */
 	u64 tick_ns;			/* TICK_NSEC */
 };

@@ -26,6 +26,7 @@ void sched_tunables_default(struct sched_tunables *t, int nr_cpus)
 	t->idle_delay_ns = 1000000;
 	t->sis_short_ns = t->base_slice_ns / 8;
 	t->timer_slack_ns = 50000;
+	t->wc_threshold_ns = 1000000;
 	t->hz = 250;
 	t->tick_ns = NSEC_PER_SEC / t->hz;
 }
@@ -44,6 +45,7 @@ static const struct tunable tunables[] = {
 	T(idle_delay_ns, 0, 100000000, "S2 IDLE_DELAY: how long a CPU stays 'idle' after leaving idle"),
 	T(sis_short_ns, 0, 100000000, "S4 SIS_SHORT: dur_avg below this is a short task (base_slice/8)"),
 	T(timer_slack_ns, 0, 100000000, "hrtimer slack of sleeping tasks (prctl PR_SET_TIMERSLACK)"),
+	T(wc_threshold_ns, 1000, 10000000000ULL, "wakesim's work-conservation checker: shortest idle-while-waiting interval counted (--wc-threshold)"),
 	{ "hz", offsetof(struct sched_tunables, hz), 100, 1000, "CONFIG_HZ: tick rate" },
 };
 #undef T

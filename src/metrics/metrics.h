@@ -57,6 +57,9 @@ struct metrics {
 	uint64_t cold_ns;		/* cache refill owed after migrations */
 	uint64_t idle_exit_ns;		/* idle-state exit latency paid before running */
 	uint64_t ipi_wait_ns;		/* IPI (or poll) latency before a woken CPU acts */
+	/* Work-conservation checker (kern/wc.c). */
+	uint64_t wc_intervals;		/* idle-while-waiting intervals >= threshold */
+	uint64_t wc_wasted_ns;		/* their total length */
 	uint64_t events;		/* engine events processed */
 	/* How often each seed proposal changed what the kernel did. */
 	uint64_t hits_idle_delay;	/* idle_cpu() true only because of IDLE_DELAY */

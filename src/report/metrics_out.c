@@ -9,7 +9,7 @@ enum {
 	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_PREV, M_WAKE_LIST, M_SIS_CALLS, M_SIS_CPUS,
 	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
 	M_NEWIDLE, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_COLD, M_EXIT_WAIT,
-	M_IPI_WAIT, M_SIM_S, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
+	M_IPI_WAIT, M_WC_N, M_WC_PCT, M_SIM_S, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
 	M_HIT_SHORT_AFF, M_HIT_SHORT_SCAN, M_HIT_NO_SMT, M_NR
 };
 
@@ -39,6 +39,8 @@ const struct metric_def metric_defs[] = {
 	[M_COLD] = { "cold_cache_time_pct", 2, true, false },
 	[M_EXIT_WAIT] = { "idle_exit_us_per_wakeup", 3, true, false },
 	[M_IPI_WAIT] = { "ipi_wait_us_per_wakeup", 3, true, false },
+	[M_WC_N] = { "wc_violations", 0, true, false },
+	[M_WC_PCT] = { "wc_wasted_cpu_pct", 3, true, false },
 	[M_SIM_S] = { "simulated_seconds", 6, false, false },
 	[M_EVENTS] = { "events", 0, false, false },
 	[M_HIT_DELAY] = { "hits_IDLE_DELAY", 0, true, true },
@@ -89,6 +91,8 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_COLD] = pct(met->cold_ns, met->busy_ns);
 	v[M_EXIT_WAIT] = met->wakeups ? (double)met->idle_exit_ns / (double)met->wakeups / 1e3 : 0;
 	v[M_IPI_WAIT] = met->wakeups ? (double)met->ipi_wait_ns / (double)met->wakeups / 1e3 : 0;
+	v[M_WC_N] = (double)met->wc_intervals;
+	v[M_WC_PCT] = pct(met->wc_wasted_ns, met->elapsed_ns * (uint64_t)nr_cpus);
 	v[M_SIM_S] = (double)met->elapsed_ns / 1e9;
 	v[M_EVENTS] = (double)met->events;
 	v[M_HIT_DELAY] = (double)met->hits_idle_delay;

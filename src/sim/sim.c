@@ -15,6 +15,7 @@
 #include "kern/pelt.h"
 #include "kern/timer.h"
 #include "kern/topology.h"
+#include "kern/wc.h"
 
 int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
 	     char *err, size_t errlen)
@@ -101,12 +102,30 @@ void sim_set_workload(struct sim *sim, struct workload *wl)
 	sim->wl = wl;
 }
 
+static int sim_loop(struct sim *sim, char *err, size_t errlen);
+
 int sim_run(struct sim *sim, char *err, size_t errlen)
 {
-	struct event *ev;
-
 	if (sim->wl->ops->start(sim, sim->wl, err, errlen))
 		return -2;
+	struct wc_checker wc;
+
+	if (wc_start(sim, &wc, sim->tun->wc_threshold_ns)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	sim->wc = &wc;
+	int r = sim_loop(sim, err, errlen);
+
+	wc_finish(sim, &wc);
+	sim->wc = NULL;
+	return r;
+}
+
+/* The event loop of sim_run(). */
+static int sim_loop(struct sim *sim, char *err, size_t errlen)
+{
+	struct event *ev;
 	u64 same_time = 0;
 
 	while (!sim->wl->done && (ev = evq_pop(&sim->evq))) {

@@ -63,6 +63,8 @@ struct sim_config {
 	uint64_t max_sim_ns;	/* safety stop, 0 = none */
 };
 
+struct wc_checker;
+
 struct sim {
 	const struct machine *m;
 	struct sim_config cfg;
@@ -90,6 +92,7 @@ struct sim {
 
 	struct workload *wl;
 	struct metrics met;
+	struct wc_checker *wc;		/* kern/wc.c, during sim_run() */
 };
 
 #define sched_feat(x) sched_feat_of(&sim->feat, x)
