@@ -14,7 +14,8 @@ SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c)) build/presets_data.c
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS := $(patsubst tests/%.c,build/tests/%,$(TEST_SRC))
 SAN_TESTS := $(patsubst tests/%.c,build/san/tests/%,$(TEST_SRC))
-SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The sanitized build also checks the kernel model's invariants after every event.
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DWS_DEBUG
 
 OBJ := $(patsubst %.c,build/obj/%.o,$(SRC))
 SAN_OBJ := $(patsubst %.c,build/san/obj/%.o,$(SRC))

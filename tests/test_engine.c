@@ -4,6 +4,8 @@
  */
 #include "testutil.h"
 
+#include "kern/check.h"
+
 static void test_cpulist(void **state)
 {
 	(void)state;
@@ -87,12 +89,63 @@ static void test_jitter(void **state)
 	assert_int_equal(rng_jitter_ns(&a, 1000, 0), 1000);
 }
 
+/* Run the invariant check on sim in a child; true if it aborted. */
+static bool check_aborts(struct sim *sim, u64 last_now)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		/* Keep the child's abort message out of the test's output. */
+		freopen("/dev/null", "w", stderr);
+		sim_check_invariants(sim, last_now);
+		_exit(0);
+	}
+	int st;
+
+	waitpid(pid, &st, 0);
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT;
+}
+
+static void test_invariants(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/ideal-2cpu.json");
+	struct sim *sim = tu_sim(m, "default");
+
+	/* A consistent state passes: one running task, one queued behind it. */
+	tu_busy(sim, 0);
+	struct task_struct *q = tu_task(sim, 0);
+
+	q->__state = TASK_RUNNING;
+	sim->this_cpu = 0;
+	activate_task(sim, cpu_rq(sim, 0), q, ENQUEUE_WAKEUP);
+	sim->this_cpu = -1;
+	sim->now = 1000;
+	assert_false(check_aborts(sim, 0));
+	/* Each kind of corruption is caught. */
+	assert_true(check_aborts(sim, 2000)); /* time went backwards */
+	cpu_rq(sim, 0)->nr_running++;
+	assert_true(check_aborts(sim, 0));
+	cpu_rq(sim, 0)->nr_running--;
+	q->cpu = 1;
+	assert_true(check_aborts(sim, 0)); /* queued on 0, names 1 */
+	q->cpu = 0;
+	q->se.avg.util_avg = 1025;
+	assert_true(check_aborts(sim, 0));
+	q->se.avg.util_avg = 0;
+	assert_false(check_aborts(sim, 0));
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_event_order),
 		cmocka_unit_test(test_jitter),
+		cmocka_unit_test(test_invariants),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

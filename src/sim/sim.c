@@ -16,6 +16,7 @@
 #include "kern/timer.h"
 #include "kern/topology.h"
 #include "kern/wc.h"
+#include "kern/check.h"
 
 int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
 	     char *err, size_t errlen)
@@ -127,6 +128,9 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen)
 {
 	struct event *ev;
 	u64 same_time = 0;
+#ifdef WS_DEBUG
+	u64 last_now = sim->now;
+#endif
 
 	while (!sim->wl->done && (ev = evq_pop(&sim->evq))) {
 		/* Ten million events at one instant: a zero-cost loop between
@@ -168,6 +172,10 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen)
 			timer_handle(sim, ev->ptr);
 			break;
 		}
+#ifdef WS_DEBUG
+		sim_check_invariants(sim, last_now);
+		last_now = sim->now;
+#endif
 	}
 	if (sim->wl->input_error[0]) {
 		snprintf(err, errlen, "%s", sim->wl->input_error);
