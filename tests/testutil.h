@@ -62,6 +62,31 @@ static inline struct sim *tu_sim(const struct machine *m, const char *features)
 	return sim;
 }
 
+/*
+ * The same on a kernel profile (enum kernel_version): its features and
+ * tunables. m becomes the machine cpumasks are sized for (nr_cpu_ids, set
+ * by the last machine_load()), so tests may hold several machines.
+ */
+static inline struct sim *tu_sim_kernel(const struct machine *m, const char *features, int kver)
+{
+	struct sim *sim = calloc(1, sizeof(*sim));
+	struct sim_config cfg = { .seed = 1 };
+	char err[512];
+
+	nr_cpu_ids = m->topo.nr_cpus;
+	assert_non_null(sim);
+	sched_features_default_for(&cfg.features, (enum kernel_version)kver);
+	assert_int_equal(sched_features_parse(&cfg.features, features, err, sizeof(err)), 0);
+	sched_tunables_default(&cfg.tunables, m->topo.nr_cpus);
+	sched_tunables_kernel(&cfg.tunables, kver, m->topo.nr_cpus);
+	cpumask_setall(&cfg.allowed);
+	if (sim_init(sim, m, &cfg, err, sizeof(err))) {
+		print_error("sim_init: %s\n", err);
+		fail();
+	}
+	return sim;
+}
+
 static inline void tu_sim_free(struct sim *sim)
 {
 	sim_free(sim);

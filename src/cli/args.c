@@ -34,12 +34,13 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 
 	memset(spec, 0, sizeof(*spec));
 	spec->m = m;
-	sched_features_default(&spec->features);
+	sched_features_default_for(&spec->features, (enum kernel_version)o->kver);
 	if (features && sched_features_parse(&spec->features, features, err, sizeof(err))) {
 		fprintf(stderr, "wakesim: %s: %s\n", features_opt, err);
 		return -1;
 	}
 	sched_tunables_default(&spec->tunables, m->topo.nr_cpus);
+	sched_tunables_kernel(&spec->tunables, o->kver, m->topo.nr_cpus);
 	for (int i = 0; i < o->nr_sysctl; i++)
 		if (sched_tunables_set(&spec->tunables, o->sysctl[i], err, sizeof(err))) {
 			fprintf(stderr, "wakesim: %s\n", err);
@@ -51,8 +52,10 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 	for (int i = 0; i < o->nr_sysctl; i++)
 		if (strstr(o->sysctl[i], "sis_short_ns="))
 			short_set = true;
+	/* The patch's min_granularity / 8 on CFS; EEVDF's base slice / 8. */
 	if (!short_set)
-		spec->tunables.sis_short_ns = spec->tunables.base_slice_ns / 8;
+		spec->tunables.sis_short_ns = (o->kver < KV_6_6 ? spec->tunables.min_granularity_ns
+							       : spec->tunables.base_slice_ns) / 8;
 
 	cpumask_setall(&spec->allowed);
 	if (o->cpus && o->node >= 0) {
@@ -114,7 +117,8 @@ void describe_sysctls(const struct run_spec *spec, char *buf, size_t len)
 	struct sched_tunables def;
 
 	sched_tunables_default(&def, spec->m->topo.nr_cpus);
-	def.sis_short_ns = spec->tunables.base_slice_ns / 8;
+	sched_tunables_kernel(&def, spec->tunables.kver, spec->m->topo.nr_cpus);
+	def.sis_short_ns = (def.kver < KV_6_6 ? def.min_granularity_ns : def.base_slice_ns) / 8;
 	sched_tunables_diff(&def, &spec->tunables, buf, len);
 }
 
@@ -262,6 +266,17 @@ int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 			return -1;
 		}
 		o->sysctl[o->nr_sysctl++] = o->wc_buf;
+		return 1;
+	}
+	case 'K': {
+		int kv = kernel_version_parse(optarg);
+
+		if (kv < 0) {
+			fprintf(stderr, "wakesim %s: --kernel \"%s\": expected v5.12, v6.4, v6.6 or mainline\n",
+				cmd, optarg);
+			return -1;
+		}
+		o->kver = kv;
 		return 1;
 	}
 	case 'P':

@@ -15,6 +15,7 @@ struct common_opts {
 	const char *machine;		/* --machine */
 	const char *cost_profile;	/* --cost-profile NAME|FILE */
 	char wc_buf[64];		/* --wc-threshold, as a --sysctl assignment */
+	int kver;			/* --kernel: enum kernel_version */
 	const char *features;		/* --features (run) */
 	const char *sysctl[32];		/* --sysctl, repeated */
 	int nr_sysctl;

@@ -104,7 +104,8 @@ int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "machine", required_argument, NULL, 'm' }, { "cost-profile", required_argument, NULL, 'P' },
-		{ "wc-threshold", required_argument, NULL, 'W' }, { "base", required_argument, NULL, 'B' },
+		{ "wc-threshold", required_argument, NULL, 'W' },
+		{ "kernel", required_argument, NULL, 'K' }, { "base", required_argument, NULL, 'B' },
 		{ "test", required_argument, NULL, 'T' },    { "runs", required_argument, NULL, 'r' },
 		{ "loads", required_argument, NULL, 'L' },   { "sysctl", required_argument, NULL, 'S' },
 		{ "seed", required_argument, NULL, 's' },    { "node", required_argument, NULL, 'N' },
@@ -112,7 +113,7 @@ int cmd_compare(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },  { "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
-	struct common_opts o = { .node = -1, .seed = 1 };
+	struct common_opts o = { .node = -1, .seed = 1, .kver = KV_MAINLINE };
 	const char *base = "default", *test = NULL, *loads = NULL;
 	struct load_level lv[MAX_LOADS];
 	int nloads = 1, runs = 5, jobs = host_cpus(), c, wargc;
@@ -309,6 +310,7 @@ int cmd_compare(int argc, char **argv)
 		json_object_object_add(root, "base_features", json_object_new_string(bdesc));
 		json_object_object_add(root, "test_features", json_object_new_string(tdesc));
 		json_object_object_add(root, "sysctls", json_object_new_string(sysctls));
+		json_object_object_add(root, "kernel", json_object_new_string(kernel_version_name(o.kver)));
 		json_object_object_add(root, "cost_profile",
 				       json_object_new_string(m.cost_profile[0] ? m.cost_profile : "default"));
 		json_object_object_add(root, "cpus", json_object_new_string(cpus));
@@ -322,8 +324,9 @@ int cmd_compare(int argc, char **argv)
 	} else {
 		fprintf(ob.f, "wakesim compare: ");
 		print_cmdline(ob.f, wargc, wargv);
-		fprintf(ob.f, "\nmachine %s (%d CPUs), costs %s, workload on %s%s, sysctls %s\n",
-			m.name, m.topo.nr_cpus, m.cost_profile[0] ? m.cost_profile : "default",
+		fprintf(ob.f, "\nmachine %s (%d CPUs), kernel %s, costs %s, workload on %s%s, sysctls %s\n",
+			m.name, m.topo.nr_cpus, kernel_version_name(o.kver),
+			m.cost_profile[0] ? m.cost_profile : "default",
 			strcmp(cpus, "all") ? "CPUs " : "", strcmp(cpus, "all") ? cpus : "all CPUs",
 			sysctls);
 		if (runs > 1)

@@ -34,13 +34,14 @@ int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "machine", required_argument, NULL, 'm' }, { "cost-profile", required_argument, NULL, 'P' },
-		{ "wc-threshold", required_argument, NULL, 'W' }, { "features", required_argument, NULL, 'F' },
+		{ "wc-threshold", required_argument, NULL, 'W' },
+		{ "kernel", required_argument, NULL, 'K' }, { "features", required_argument, NULL, 'F' },
 		{ "sysctl", required_argument, NULL, 'S' },  { "seed", required_argument, NULL, 's' },
 		{ "node", required_argument, NULL, 'N' },    { "cpus", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'J' },	     { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
-	struct common_opts o = { .node = -1, .seed = 1 };
+	struct common_opts o = { .node = -1, .seed = 1, .kver = KV_MAINLINE };
 	struct run_spec spec;
 	struct run_outcome res;
 	struct machine m;
@@ -129,6 +130,7 @@ int cmd_run(int argc, char **argv)
 		json_object_object_add(root, "nr_cpus", json_object_new_int(m.topo.nr_cpus));
 		json_object_object_add(root, "features", json_object_new_string(feats));
 		json_object_object_add(root, "sysctls", json_object_new_string(sysctls));
+		json_object_object_add(root, "kernel", json_object_new_string(kernel_version_name(o.kver)));
 		json_object_object_add(root, "cost_profile",
 				       json_object_new_string(m.cost_profile[0] ? m.cost_profile : "default"));
 		json_object_object_add(root, "cpus", json_object_new_string(cpus));
@@ -147,9 +149,10 @@ int cmd_run(int argc, char **argv)
 		json_object_put(root);
 	} else {
 		fputs(report, ob.f);
-		fprintf(ob.f, "\nwakesim: machine %s (%d CPUs), costs %s, workload on %s%s, features %s, "
-			      "sysctls %s, seed %llu\n",
-			m.name, m.topo.nr_cpus, m.cost_profile[0] ? m.cost_profile : "default",
+		fprintf(ob.f, "\nwakesim: machine %s (%d CPUs), kernel %s, costs %s, workload on %s%s, "
+			      "features %s, sysctls %s, seed %llu\n",
+			m.name, m.topo.nr_cpus, kernel_version_name(o.kver),
+			m.cost_profile[0] ? m.cost_profile : "default",
 			strcmp(cpus, "all") ? "CPUs " : "", strcmp(cpus, "all") ? cpus : "all CPUs", feats,
 			sysctls, (unsigned long long)o.seed);
 		fprintf(ob.f, "  %-28s %14.6f %s\n", "result", res.result, res.unit);

@@ -348,11 +348,19 @@ static int find_busiest_queue(struct sim *sim, struct lb_env *env, struct sched_
 	return busiest;
 }
 
-/* task_hot(): ran within migration_cost_ns; SMT siblings share caches. */
+/*
+ * task_hot(): ran within migration_cost_ns; SMT siblings share caches; a
+ * buddy (only CFS profiles make them) stays where it is about to run.
+ */
 static bool task_hot(struct sim *sim, struct task_struct *p, struct lb_env *env)
 {
+	const struct cfs_rq *cfs = &sim->rq[task_cpu(p)].cfs;
+
 	if (env->sd->flags & SD_SHARE_CPUCAPACITY)
 		return false;
+	if (sched_feat(CACHE_HOT_BUDDY) && sim->rq[env->dst_cpu].nr_running &&
+	    (&p->se == cfs->next || &p->se == cfs->last))
+		return true;
 	if (sim->tun->migration_cost_ns == 0)
 		return false;
 	return sim->now - p->se.exec_start < sim->tun->migration_cost_ns;
@@ -478,7 +486,12 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 	if (rq->ttwu_pending)
 		return 0;
 	rq->idle_stamp = sim->now;
-	if (!sd || !sim->nr_overloaded || rq->avg_idle < sd->max_newidle_lb_cost)
+	/* v5.12 gated on the migration cost, v5.16+ on the lowest domain's
+	 * balance cost. */
+	u64 gate = sim->tun->kver == KV_5_12 ? sim->tun->migration_cost_ns
+					     : sd ? sd->max_newidle_lb_cost : 0;
+
+	if (!sd || !sim->nr_overloaded || rq->avg_idle < gate)
 		return 0;
 	for (; sd; sd = sd->parent) {
 		if (rq->avg_idle < curr_cost + sd->max_newidle_lb_cost)

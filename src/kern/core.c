@@ -97,6 +97,8 @@ void set_task_cpu(struct sim *sim, struct task_struct *p, int new_cpu)
 	if (old == new_cpu)
 		return;
 	sim->met.migrations[migr_class_of(sim, old, new_cpu)]++;
+	if (sched_cfs(sim))
+		cfs_migrate_task_rq(sim, p);
 	pelt_update(&sim->rq[old].cfs.avg, sim->now, sim->rq[old].cfs.load,
 		    sim->rq[old].cfs.nr_queued, sim->rq[old].cfs.curr != NULL, 1);
 	pelt_update(&p->se.avg, sim->now, 0, 0, 0, p->se.weight);
@@ -174,7 +176,8 @@ void resched_curr(struct sim *sim, struct rq *rq)
 /*
  * check_preempt_wakeup_fair() of v6.12 with NEXT_BUDDY off (mainline's
  * default): the idle task always yields; otherwise the wakee preempts iff
- * pick_eevdf() would now choose it. WF_SYNC plays no part here.
+ * pick_eevdf() would now choose it. WF_SYNC plays no part here. CFS
+ * profiles share the early exits and then compare vruntimes (cfs.c).
  */
 void wakeup_preempt(struct sim *sim, struct rq *rq, struct task_struct *p, int wake_flags)
 {
@@ -187,6 +190,10 @@ void wakeup_preempt(struct sim *sim, struct rq *rq, struct task_struct *p, int w
 	}
 	if (curr == p || rq->need_resched || !sched_feat(WAKEUP_PREEMPTION))
 		return;
+	if (sched_cfs(sim)) {
+		cfs_check_preempt_wakeup(sim, rq, p);
+		return;
+	}
 	if (update_curr(sim, rq)) {
 		resched_curr(sim, rq);
 		return;
@@ -213,6 +220,9 @@ static void ttwu_do_activate(struct sim *sim, struct rq *rq, struct task_struct 
 		rq->avg_idle = (u64)((s64)rq->avg_idle + (delta - (s64)rq->avg_idle) / 8);
 		if (rq->avg_idle > max)
 			rq->avg_idle = max;
+		/* SIS_PROP's budget from v5.13 on (select_idle_cpu()). */
+		rq->wake_stamp = sim->now / sim->tun->tick_ns;
+		rq->wake_avg_idle = rq->avg_idle / 2;
 		rq->idle_stamp = 0;
 	}
 }
@@ -220,7 +230,9 @@ static void ttwu_do_activate(struct sim *sim, struct rq *rq, struct task_struct 
 /*
  * ttwu_queue_cond() of v6.12: use the target's wake list when it is in
  * another LLC (do not touch remote cache lines) or, within the LLC, when
- * its runqueue is empty; never for the local CPU.
+ * its runqueue is empty; never for the local CPU. The idle-target case
+ * came in v6.0: v5.12 locks a same-LLC target's runqueue and enqueues
+ * (its WF_ON_CPU case, a wakee still switching out, is not modelled).
  */
 static bool ttwu_queue_cond(struct sim *sim, struct task_struct *p, int cpu)
 {
@@ -228,7 +240,7 @@ static bool ttwu_queue_cond(struct sim *sim, struct task_struct *p, int cpu)
 		return false;
 	if (!doms_share_cache(&sim->doms, sim->this_cpu, cpu))
 		return true;
-	if (cpu == sim->this_cpu)
+	if (cpu == sim->this_cpu || sim->tun->kver == KV_5_12)
 		return false;
 	return sim->rq[cpu].nr_running == 0;
 }
@@ -371,6 +383,8 @@ void wake_up_new_task(struct sim *sim, struct task_struct *p)
 	struct rq *rq;
 	int cpu;
 
+	if (sched_cfs(sim))
+		cfs_task_fork(sim, p); /* sched_fork(), on the parent's CPU */
 	p->__state = TASK_RUNNING;
 	p->recent_used_cpu = task_cpu(p);
 	cpu = select_task_rq(sim, p, task_cpu(p), WF_FORK);

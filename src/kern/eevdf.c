@@ -27,7 +27,7 @@ void cfs_rq_free(struct cfs_rq *cfs)
 	cfs->queue = NULL;
 }
 
-static void queue_add(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
+void timeline_add(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
 {
 	if (cfs->nr_queue == cfs->cap_queue) {
 		int ncap = cfs->cap_queue ? 2 * cfs->cap_queue : 8;
@@ -46,7 +46,7 @@ static void queue_add(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *
 	cfs->sum_w += (long long)se->weight;
 }
 
-static void queue_del(struct cfs_rq *cfs, struct sched_entity *se)
+void timeline_del(struct cfs_rq *cfs, struct sched_entity *se)
 {
 	int i = se->rq_idx;
 
@@ -147,6 +147,8 @@ bool update_curr(struct sim *sim, struct rq *rq)
 
 	if (!curr)
 		return false;
+	if (sched_cfs(sim))
+		return cfs_update_curr(sim, rq);
 	u64 now = sim->now;
 
 	if (now <= curr->exec_start)
@@ -195,6 +197,23 @@ struct sched_entity *pick_eevdf(struct sim *sim, struct cfs_rq *cfs)
 				best = cfs->queue[i];
 	}
 	return best;
+}
+
+struct sched_entity *pick_next_entity(struct sim *sim, struct cfs_rq *cfs)
+{
+	return sched_cfs(sim) ? cfs_pick_next_entity(sim, cfs) : pick_eevdf(sim, cfs);
+}
+
+void entity_tick(struct sim *sim, struct rq *rq)
+{
+	if (!sched_cfs(sim)) {
+		if (update_curr(sim, rq))
+			resched_curr(sim, rq);
+		return;
+	}
+	cfs_update_curr(sim, rq);
+	if (rq->cfs.nr_queued > 1)
+		cfs_check_preempt_tick(sim, rq);
 }
 
 /*
@@ -268,53 +287,89 @@ void update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
 	pelt_update(&cfs->avg, sim->now, cfs->load, cfs->nr_queued, cfs->curr != NULL, 1);
 }
 
-void enqueue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags)
+/*
+ * The load-tracking half of enqueue_entity(), common to EEVDF and CFS:
+ * bring the blocked entity's signals up to now, attach a migrated one to
+ * the cfs_rq (attach_entity_load_avg()), add its util_est.
+ */
+void enqueue_entity_load(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags)
 {
 	struct cfs_rq *cfs = &rq->cfs;
 
-	if (cfs->curr && update_curr(sim, rq))
-		resched_curr(sim, rq);
-	/* Bring the blocked entity's signals up to now before they count again. */
 	pelt_update(&se->avg, sim->now, 0, 0, 0, se->weight);
 	update_load_avg_se(sim, rq, NULL);
-	if (flags & ENQUEUE_MIGRATED) {
+	if (flags & ENQUEUE_MIGRATED)
 		pelt_attach(&cfs->avg, &se->avg);
-	}
 	if (sched_feat(UTIL_EST))
 		cfs->util_est += task_util_est_raw(&se->avg);
-	place_entity(sim, cfs, se, flags);
+}
+
+/* account_entity_enqueue() and the queue insertion: se is on the rq. */
+void account_entity_enqueue(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *se)
+{
 	cfs->load += se->weight;
 	cfs->nr_queued++;
 	if (se != cfs->curr)
-		queue_add(sim, cfs, se);
+		timeline_add(sim, cfs, se);
 	se->on_rq = 1;
 }
 
-void dequeue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags)
+/* The load-tracking half of dequeue_entity(): update, then drop util_est. */
+void dequeue_entity_load(struct sim *sim, struct rq *rq, struct sched_entity *se)
 {
 	struct cfs_rq *cfs = &rq->cfs;
 
-	if (update_curr(sim, rq))
-		resched_curr(sim, rq);
 	update_load_avg_se(sim, rq, se);
 	if (sched_feat(UTIL_EST)) {
 		unsigned int est = task_util_est_raw(&se->avg);
 
 		cfs->util_est = cfs->util_est > est ? cfs->util_est - est : 0;
 	}
-	update_entity_lag(sim, cfs, se);
-	if (!(flags & DEQUEUE_SLEEP)) {
-		/* A migration keeps its deadline relative to vruntime. */
-		se->deadline -= se->vruntime;
-		se->rel_deadline = true;
-	}
+}
+
+/* account_entity_dequeue() and the queue removal; util_est_update() on sleep. */
+void account_entity_dequeue(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
 	if (se != cfs->curr)
-		queue_del(cfs, se);
+		timeline_del(cfs, se);
 	se->on_rq = 0;
 	cfs->load -= se->weight;
 	cfs->nr_queued--;
 	if ((flags & DEQUEUE_SLEEP) && sched_feat(UTIL_EST))
 		util_est_update(&se->avg, rq->cpu_capacity);
+}
+
+void enqueue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags)
+{
+	if (sched_cfs(sim)) {
+		cfs_enqueue_entity(sim, rq, se, flags);
+		return;
+	}
+	if (rq->cfs.curr && update_curr(sim, rq))
+		resched_curr(sim, rq);
+	enqueue_entity_load(sim, rq, se, flags);
+	place_entity(sim, &rq->cfs, se, flags);
+	account_entity_enqueue(sim, &rq->cfs, se);
+}
+
+void dequeue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags)
+{
+	if (sched_cfs(sim)) {
+		cfs_dequeue_entity(sim, rq, se, flags);
+		return;
+	}
+	if (update_curr(sim, rq))
+		resched_curr(sim, rq);
+	dequeue_entity_load(sim, rq, se);
+	update_entity_lag(sim, &rq->cfs, se);
+	if (!(flags & DEQUEUE_SLEEP)) {
+		/* A migration keeps its deadline relative to vruntime. */
+		se->deadline -= se->vruntime;
+		se->rel_deadline = true;
+	}
+	account_entity_dequeue(sim, rq, se, flags);
 }
 
 /* set_next_entity(): se leaves the queue to run; protect its slice. */
@@ -323,7 +378,7 @@ void set_next_entity(struct sim *sim, struct rq *rq, struct sched_entity *se)
 	struct cfs_rq *cfs = &rq->cfs;
 
 	if (se->on_rq) {
-		queue_del(cfs, se);
+		timeline_del(cfs, se);
 		update_load_avg_se(sim, rq, se);
 		se->vprot = se->deadline;
 	}
@@ -340,7 +395,7 @@ void put_prev_entity(struct sim *sim, struct rq *rq, struct sched_entity *prev)
 	if (prev->on_rq) {
 		update_curr(sim, rq);
 		update_load_avg_se(sim, rq, prev);
-		queue_add(sim, cfs, prev);
+		timeline_add(sim, cfs, prev);
 	}
 	cfs->curr = NULL;
 }

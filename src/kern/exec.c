@@ -169,7 +169,7 @@ static void arm_tick(struct sim *sim, struct rq *rq)
 
 /*
  * __schedule(): put prev back (if still runnable), pick next with
- * pick_eevdf(), try new-idle balance when nothing is runnable, and switch.
+ * pick_next_entity(), try new-idle balance when nothing is runnable, and switch.
  * Does not run the next task's program: cpu_continue() does.
  */
 static void do_schedule(struct sim *sim, struct rq *rq)
@@ -186,9 +186,9 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		prev->left_busy_ns = rq->busy_ns; /* its cache starts to decay */
 		rq->curr = NULL;
 	}
-	se = rq->nr_running ? pick_eevdf(sim, &rq->cfs) : NULL;
+	se = rq->nr_running ? pick_next_entity(sim, &rq->cfs) : NULL;
 	if (!se && newidle_balance(sim, rq))
-		se = pick_eevdf(sim, &rq->cfs);
+		se = pick_next_entity(sim, &rq->cfs);
 	if (!se) {
 		if (rq->mode != CPU_MODE_IDLE) {
 			evq_cancel(&sim->evq, &rq->ev_run);
@@ -396,8 +396,7 @@ void exec_handle_tick(struct sim *sim, int cpu)
 		return; /* NO_HZ idle: the tick stays stopped */
 	cpu_sync(sim, rq);
 	nohz_balance_exit_idle(sim, rq);
-	if (update_curr(sim, rq))
-		resched_curr(sim, rq);
+	entity_tick(sim, rq);
 	update_load_avg_se(sim, rq, &rq->curr->se);
 	balance_tick(sim, rq);
 	if (rq->curr)

@@ -23,10 +23,22 @@
 	SCHED_FEAT(RUN_TO_PARITY, true)                                                  \
 	/* A waking task may preempt the running one. */                                 \
 	SCHED_FEAT(WAKEUP_PREEMPTION, true)                                              \
+	/* CFS profiles (v5.12, v6.4) only, removed by EEVDF in v6.6: */                 \
+	/* a waking sleeper joins at most sched_latency/2 behind min_vruntime, */        \
+	SCHED_FEAT(GENTLE_FAIR_SLEEPERS, true)                                           \
+	/* a new task starts one virtual slice after it, */                              \
+	SCHED_FEAT(START_DEBIT, true)                                                    \
+	/* a preempted task is picked back first when it is not too unfair. */           \
+	SCHED_FEAT(LAST_BUDDY, true)                                                     \
+	/* Balancing leaves a next/last buddy where it is (task_hot()). */               \
+	SCHED_FEAT(CACHE_HOT_BUDDY, true)                                                \
 	/* Remote wake-ups across LLCs go through the target's wake list and an IPI. */  \
 	SCHED_FEAT(TTWU_QUEUE, true)                                                     \
 	/* Bound the LLC idle scan by nr_idle_scan (v6.0+). */                           \
 	SCHED_FEAT(SIS_UTIL, true)                                                       \
+	/* Bound it by the waking CPU's avg_idle over the LLC's avg_scan_cost         \
+	 * (v5.12's default; off from v6.0, removed in v6.7). */                         \
+	SCHED_FEAT(SIS_PROP, false)                                                      \
 	/* wake_affine(): idle-CPU rules, then load comparison, with prev bias. */       \
 	SCHED_FEAT(WA_IDLE, true)                                                        \
 	SCHED_FEAT(WA_WEIGHT, true)                                                      \
@@ -60,8 +72,23 @@ struct sched_features {
 
 #define sched_feat_of(feats, x) ((feats)->on[__SCHED_FEAT_##x])
 
+/* The kernel versions wakesim models (--kernel). */
+enum kernel_version {
+	KV_5_12,	/* CFS, SIS_PROP, v5.12's select_idle_sibling (S1, S3) */
+	KV_6_4,		/* CFS, SIS_UTIL, no cluster scan (S2, S4) */
+	KV_6_6,		/* EEVDF, first generation: base slice 0.75 ms */
+	KV_MAINLINE,	/* EEVDF as of v6.12 and later defaults */
+	KV_NR
+};
+
+/* "v5.12", "v6.4", "v6.6", "mainline" <-> the enum; -1 if unknown. */
+int kernel_version_parse(const char *s);
+const char *kernel_version_name(enum kernel_version v);
+
 /* The mainline defaults. */
 void sched_features_default(struct sched_features *f);
+/* The defaults of a kernel version (features.h of that version). */
+void sched_features_default_for(struct sched_features *f, enum kernel_version v);
 /*
  * Apply a comma list in debugfs syntax ("SIS_SHORT,NO_SIS_UTIL"); "default"
  * (or an empty string) keeps the defaults. Returns 0, or -1 naming the

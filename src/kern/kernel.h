@@ -140,11 +140,51 @@ void put_prev_entity(struct sim *sim, struct rq *rq, struct sched_entity *prev);
 u64 avg_vruntime(struct cfs_rq *cfs);
 /* entity_eligible(): vruntime <= V, tested without division. */
 bool entity_eligible(struct cfs_rq *cfs, struct sched_entity *se);
+/* pick_next_entity(): pick_eevdf(), or on CFS profiles the leftmost or a buddy. */
+struct sched_entity *pick_next_entity(struct sim *sim, struct cfs_rq *cfs);
+/* The tick's preemption test of curr (entity_tick()): EEVDF's deadline or CFS's slice. */
+void entity_tick(struct sim *sim, struct rq *rq);
+/* The profile's pick algorithm is CFS (--kernel v5.12, v6.4), not EEVDF. */
+static inline bool sched_cfs(const struct sim *sim)
+{
+	return sim->tun->kver < KV_6_6;
+}
+/* Insert into / remove from the cfs_rq's queue of entities other than curr. */
+void timeline_add(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
+void timeline_del(struct cfs_rq *cfs, struct sched_entity *se);
+/* The load-tracking halves of enqueue/dequeue_entity(), shared with cfs.c. */
+void enqueue_entity_load(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
+void dequeue_entity_load(struct sim *sim, struct rq *rq, struct sched_entity *se);
+/* account_entity_enqueue/dequeue(): load, nr_queued, the queue, on_rq. */
+void account_entity_enqueue(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
+void account_entity_dequeue(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
 /* calc_delta_fair(): ns of runtime to virtual ns for this weight. */
 static inline u64 calc_delta_fair(u64 delta, const struct sched_entity *se)
 {
 	return se->weight == 1024 ? delta : delta * 1024 / se->weight;
 }
+
+/* ---- CFS, the pick of the v5.12 and v6.4 profiles (cfs.c) ---- */
+
+/* enqueue_entity() of v5.12: renormalise a relative vruntime, place a waking one. */
+void cfs_enqueue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
+/* dequeue_entity() of v5.12: a move (not a sleep) leaves vruntime relative. */
+void cfs_dequeue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
+/* update_curr(): charge curr, advance min_vruntime. Never asks to reschedule. */
+bool cfs_update_curr(struct sim *sim, struct rq *rq);
+/* pick_next_entity() of v5.12: leftmost vruntime, unless a last/next buddy is close. */
+struct sched_entity *cfs_pick_next_entity(struct sim *sim, struct cfs_rq *cfs);
+/* check_preempt_wakeup(): p (just enqueued) preempts rq->curr if it is more
+ * than wakeup_granularity_ns (scaled to p's weight) left of it. */
+void cfs_check_preempt_wakeup(struct sim *sim, struct rq *rq, struct task_struct *p);
+/* check_preempt_tick(): curr ran its sched_slice(), or is that far right of the leftmost. */
+void cfs_check_preempt_tick(struct sim *sim, struct rq *rq);
+/* sched_slice(): se's share (ns) of the period, as if se were queued. */
+u64 cfs_sched_slice(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *se);
+/* task_fork_fair(): a new task's vruntime, relative to its parent CPU's min_vruntime. */
+void cfs_task_fork(struct sim *sim, struct task_struct *p);
+/* migrate_task_rq_fair(): a waking task leaves its old min_vruntime behind. */
+void cfs_migrate_task_rq(struct sim *sim, struct task_struct *p);
 
 /* ---- load tracking helpers (eevdf.c) ---- */
 

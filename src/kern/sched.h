@@ -213,6 +213,9 @@ struct cfs_rq {
 	int nr_queue, cap_queue;
 	struct sched_avg avg;	/* PELT of the root cfs_rq */
 	unsigned int util_est;	/* sum of enqueued tasks' util_est */
+	/* CFS profiles (kern/cfs.c): */
+	u64 min_vruntime;	/* monotonic floor of the queue's vruntimes, virtual ns */
+	struct sched_entity *next, *last;	/* buddies: the wakee that preempted, and its victim */
 };
 
 struct idle_history {
@@ -244,6 +247,8 @@ struct rq {
 	u64 avg_idle;			/* ns, update_avg() of idle durations */
 	u64 max_idle_balance_cost;	/* ns */
 	u64 idle_end_time;		/* S2: when the CPU last left idle */
+	u64 wake_stamp;			/* SIS_PROP of v5.13+: jiffy of the last wake from idle */
+	u64 wake_avg_idle;		/* ns of idle it still expects, halved per jiffy since */
 	bool nohz_idle;			/* tick stopped, counted out of nr_busy_cpus */
 	struct idle_history idle_hist;
 
@@ -305,6 +310,7 @@ struct sched_domain {
 	unsigned long min_interval, max_interval, balance_interval; /* ms */
 	u64 last_balance;		/* ns */
 	u64 max_newidle_lb_cost;	/* ns */
+	u64 avg_scan_cost;		/* SIS_PROP: ns an LLC scan took, update_avg()ed */
 	u64 last_decay_max_lb_cost;	/* ns */
 	unsigned int nr_balance_failed;
 	struct sched_domain_shared *shared;
@@ -349,6 +355,11 @@ struct sched_tunables {
 	u64 sis_short_ns;		/* S4: short-task threshold, base_slice/8 */
 	u64 timer_slack_ns;		/* hrtimer slack of SCHED_OTHER sleeps */
 	u64 wc_threshold_ns;		/* work-conservation checker (wakesim, not the kernel) */
+	/* CFS (v5.12, v6.4 profiles), each 1 + ilog2(min(CPUs, 8)) times: */
+	u64 sched_latency_ns;		/* sysctl_sched_latency, 6 ms */
+	u64 min_granularity_ns;		/* sysctl_sched_min_granularity, 0.75 ms */
+	u64 wakeup_granularity_ns;	/* sysctl_sched_wakeup_granularity, 1 ms */
+	int kver;			/* enum kernel_version: the profile simulated */
 	unsigned int hz;		/* CONFIG_HZ */
 	u64 tick_ns;			/* TICK_NSEC */
 };

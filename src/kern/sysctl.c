@@ -22,6 +22,10 @@ void sched_tunables_default(struct sched_tunables *t, int nr_cpus)
 		factor++;
 	}
 	t->base_slice_ns = 700000ULL * (u64)factor;
+	t->sched_latency_ns = 6000000ULL * (u64)factor;
+	t->min_granularity_ns = 750000ULL * (u64)factor;
+	t->wakeup_granularity_ns = 1000000ULL * (u64)factor;
+	t->kver = KV_MAINLINE;
 	t->migration_cost_ns = 500000;
 	t->idle_delay_ns = 1000000;
 	t->sis_short_ns = t->base_slice_ns / 8;
@@ -29,6 +33,17 @@ void sched_tunables_default(struct sched_tunables *t, int nr_cpus)
 	t->wc_threshold_ns = 1000000;
 	t->hz = 250;
 	t->tick_ns = NSEC_PER_SEC / t->hz;
+}
+
+void sched_tunables_kernel(struct sched_tunables *t, int kver, int nr_cpus)
+{
+	struct sched_tunables d;
+
+	sched_tunables_default(&d, nr_cpus);
+	t->kver = kver;
+	/* EEVDF's base slice was 0.75 ms x factor until v6.15 lowered it. */
+	if (kver == KV_6_6)
+		t->base_slice_ns = d.base_slice_ns / 700000 * 750000;
 }
 
 struct tunable {
@@ -45,6 +60,9 @@ static const struct tunable tunables[] = {
 	T(idle_delay_ns, 0, 100000000, "S2 IDLE_DELAY: how long a CPU stays 'idle' after leaving idle"),
 	T(sis_short_ns, 0, 100000000, "S4 SIS_SHORT: dur_avg below this is a short task (base_slice/8)"),
 	T(timer_slack_ns, 0, 100000000, "hrtimer slack of sleeping tasks (prctl PR_SET_TIMERSLACK)"),
+	T(sched_latency_ns, 100000, 1000000000, "CFS profiles: sysctl_sched_latency, the period of sched_slice()"),
+	T(min_granularity_ns, 100000, 1000000000, "CFS profiles: sysctl_sched_min_granularity"),
+	T(wakeup_granularity_ns, 0, 1000000000, "CFS profiles: sysctl_sched_wakeup_granularity"),
 	T(wc_threshold_ns, 1000, 10000000000ULL, "wakesim's work-conservation checker: shortest idle-while-waiting interval counted (--wc-threshold)"),
 	{ "hz", offsetof(struct sched_tunables, hz), 100, 1000, "CONFIG_HZ: tick rate" },
 };

@@ -173,13 +173,14 @@ static int nr_groups_of(const struct sched_domain *sd)
 }
 
 /* The levels of this machine's topology table, bottom-up. */
-static int machine_levels(const struct machine *m, struct level_def *out)
+static int machine_levels(const struct machine *m, struct level_def *out, bool cls)
 {
 	const struct topology *t = &m->topo;
 	int n = 0;
 
 	out[n++] = (struct level_def){ "SMT", LVL_SMT, SD_SHARE_CPUCAPACITY | SD_SHARE_LLC, 0 };
-	out[n++] = (struct level_def){ "CLS", LVL_CLS, SD_CLUSTER | SD_SHARE_LLC, 0 };
+	if (cls)
+		out[n++] = (struct level_def){ "CLS", LVL_CLS, SD_CLUSTER | SD_SHARE_LLC, 0 };
 	out[n++] = (struct level_def){ "MC", LVL_MC, SD_SHARE_LLC, 0 };
 	out[n++] = (struct level_def){ "PKG", LVL_PKG, 0, 0 };
 	if (t->nr_nodes > 1) {
@@ -294,9 +295,14 @@ static int build_groups(const struct machine *m, struct sched_domains *d, int nl
 
 int build_sched_domains(const struct machine *m, struct sched_domains *d)
 {
+	return build_sched_domains_cls(m, d, true);
+}
+
+int build_sched_domains_cls(const struct machine *m, struct sched_domains *d, bool with_cls)
+{
 	const struct topology *t = &m->topo;
 	struct level_def lv[MAX_LEVELS];
-	int nl = machine_levels(m, lv);
+	int nl = machine_levels(m, lv, with_cls);
 	int ncpu = t->nr_cpus;
 
 	memset(d, 0, sizeof(*d));

@@ -22,6 +22,8 @@
  * (v6.7+ names: PKG, SD_SHARE_LLC, SD_CLUSTER). Returns 0 or -1 (ENOMEM).
  */
 int build_sched_domains(const struct machine *m, struct sched_domains *d);
+/* The same with or without the CLS level (CONFIG_SCHED_CLUSTER, v5.16+). */
+int build_sched_domains_cls(const struct machine *m, struct sched_domains *d, bool cls);
 void free_sched_domains(struct sched_domains *d);
 
 /* cpus_share_cache(): same LLC (kernel/sched/core.c). */

@@ -4,8 +4,10 @@
  * wake_wide(), wake_affine() with wake_affine_idle()/wake_affine_weight(),
  * select_idle_sibling(), select_idle_cpu() with the SIS_UTIL budget and the
  * cluster-first pass, select_idle_core(), select_idle_smt() and
- * test_idle_cores(). The four seed proposals hook in where their patches
- * did; each hook names its thread.
+ * test_idle_cores(). The v5.12 profile follows v5.12's forms of
+ * select_idle_sibling() and select_idle_cpu() (SIS_PROP), the v6.4 and
+ * v6.6 profiles those without clusters. The four seed proposals hook in
+ * where their patches did; each hook names its thread.
  *
  * Every read of another CPU's state goes through available_idle_cpu() or
  * the LLC shared line, so the time this path takes follows from what it
@@ -245,11 +247,54 @@ static int scan_one(struct sim *sim, int cpu, struct cpumask *cpus, bool has_idl
 }
 
 /*
+ * SIS_PROP's budget (v5.12's default, off from v6.0): as many CPUs as the
+ * waking CPU's expected idle time buys at the LLC's average scan cost,
+ * at least 4. v5.12 expected avg_idle / 512 (a "fuzz factor"); v5.13 on
+ * use wake_avg_idle, halved for every jiffy since the CPU last woke from
+ * idle (ttwu_do_activate()).
+ */
+static int sis_prop_budget(struct sim *sim, struct sched_domain *sd, struct sched_domain *this_sd,
+			   int this)
+{
+	struct rq *this_rq = &sim->rq[this];
+	u64 avg_idle;
+
+	if (sim->tun->kver == KV_5_12) {
+		avg_idle = this_rq->avg_idle / 512;
+	} else {
+		while (this_rq->wake_stamp < jiffies(sim) && this_rq->wake_avg_idle) {
+			this_rq->wake_stamp++;
+			this_rq->wake_avg_idle >>= 1;
+		}
+		avg_idle = this_rq->wake_avg_idle;
+	}
+	u64 avg_cost = this_sd->avg_scan_cost + 1;
+	u64 span_avg = (u64)sd->span_weight * avg_idle;
+
+	if (span_avg <= 4 * avg_cost)
+		return 4;
+	return span_avg / avg_cost < (1u << 30) ? (int)(span_avg / avg_cost) : 1 << 30;
+}
+
+/* After a SIS_PROP scan that found a CPU: fold its time into avg_scan_cost. */
+static void sis_prop_account(struct sim *sim, struct sched_domain *this_sd, int this, u64 time)
+{
+	struct rq *this_rq = &sim->rq[this];
+
+	if (sim->tun->kver != KV_5_12)
+		this_rq->wake_avg_idle -= this_rq->wake_avg_idle < time ? this_rq->wake_avg_idle : time;
+	/* update_avg(): an eighth of the way to the new sample. */
+	this_sd->avg_scan_cost = (u64)((s64)this_sd->avg_scan_cost +
+				       ((s64)time - (s64)this_sd->avg_scan_cost) / 8);
+}
+
+/*
  * select_idle_cpu(): scan the LLC for an idle core (if the LLC has one) or
- * an idle CPU, starting next to target. SIS_UTIL bounds the scan to
- * nr_idle_scan CPUs, which periodic balancing derives from the LLC's
- * utilisation (zero, no scan, above ~85%). With clusters, the target's
- * cluster is scanned first (v6.7+).
+ * an idle CPU, starting next to target (v5.12: at target). SIS_UTIL bounds
+ * the scan to nr_idle_scan CPUs, which periodic balancing derives from the
+ * LLC's utilisation (zero, no scan, above ~85%); SIS_PROP (older kernels)
+ * by the waking CPU's idle time. With clusters, the target's cluster is
+ * scanned first (v6.7+, the mainline profile).
  */
 static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
 				bool has_idle_core, int target);
@@ -271,9 +316,20 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 	struct cpumask cpus;
 	int nr = 1 << 30, cpu, idle_cpu = NO_CPU;
 	int this_cpu = sim->this_cpu;
+	int this = this_cpu >= 0 ? this_cpu : target;
+	bool v5_12 = sim->tun->kver == KV_5_12;
+	struct sched_domain *this_sd = sim->doms.cpu[this].sd_llc;
+	bool prop = sched_feat(SIS_PROP) && !has_idle_core && this_sd;
+	u64 t0 = 0;
 
 	sim->met.sis_calls++;
+	if (v5_12 && !this_sd)
+		return NO_CPU;
 	cpumask_and(&cpus, &sd->span, &p->cpus_mask);
+	if (prop) {
+		nr = sis_prop_budget(sim, sd, this_sd, this);
+		t0 = sim->kcost_ns;
+	}
 	if (sched_feat(SIS_UTIL)) {
 		struct sched_domain_shared *sds = sim->doms.cpu[target].sd_llc_shared;
 
@@ -297,7 +353,8 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 		return target;
 	}
 
-	if (sim->doms.cluster_active && (sd->groups->flags & SD_CLUSTER)) {
+	if (sim->tun->kver == KV_MAINLINE && sim->doms.cluster_active &&
+	    (sd->groups->flags & SD_CLUSTER)) {
 		const struct cpumask *cluster = &sd->groups->span;
 
 		for_each_cpu_wrap(cpu, cluster, target + 1) {
@@ -311,7 +368,7 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 		}
 		cpumask_andnot(&cpus, &cpus, cluster);
 	}
-	for_each_cpu_wrap(cpu, &cpus, target + 1) {
+	for_each_cpu_wrap(cpu, &cpus, v5_12 ? target : target + 1) {
 		int i = scan_one(sim, cpu, &cpus, has_idle_core, &nr, &idle_cpu);
 
 		if (i == SCAN_IDLE_CPU)
@@ -319,23 +376,72 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 		if (i != SCAN_NEXT)
 			return i;
 	}
+	/* v5.12 cleared the flag of the waking CPU's LLC, later the target's. */
 	if (has_idle_core)
-		set_idle_cores(sim, target, 0);
+		set_idle_cores(sim, v5_12 ? this : target, 0);
+	if (prop)
+		sis_prop_account(sim, this_sd, this, sim->kcost_ns - t0);
 	return idle_cpu;
+}
+
+/*
+ * test_idle_cores() as select_idle_sibling() calls it: with SMT, the LLC's
+ * flag; without, nothing, unless S1 is reversed (IDLE_CORES_NO_SMT, the
+ * v5.12 default): then the flag's line is read for a flag never set.
+ */
+static bool sis_idle_cores(struct sim *sim, int target)
+{
+	if (sim->doms.smt_present)
+		return test_idle_cores(sim, target);
+	if (sched_feat(IDLE_CORES_NO_SMT)) {
+		/* "sched/fair: Optimize test_idle_cores() for !SMT" (v5.13) removed this read. */
+		(void)test_idle_cores(sim, target);
+		sim->met.hits_idle_cores_no_smt++;
+	}
+	return false;
+}
+
+/*
+ * select_idle_sibling() of v5.12 (--kernel v5.12): target, prev, then the
+ * recently used CPU, which is replaced by prev only when it is taken; no
+ * SMT-sibling step (v5.13 brought select_idle_smt() back); the LLC scan.
+ */
+static int select_idle_sibling_v5_12(struct sim *sim, struct task_struct *p, int prev, int target)
+{
+	struct sched_domain *sd;
+	int i, r = p->recent_used_cpu;
+
+	if (available_idle_cpu(sim, target))
+		return target;
+	if (prev != target && cpus_share_cache(sim, prev, target) && available_idle_cpu(sim, prev))
+		return prev;
+	if (r != prev && r != target && cpus_share_cache(sim, r, target) &&
+	    available_idle_cpu(sim, r) && cpumask_test_cpu(r, &p->cpus_mask)) {
+		p->recent_used_cpu = prev;
+		return r;
+	}
+	sd = sim->doms.cpu[target].sd_llc;
+	if (!sd)
+		return target;
+	i = select_idle_cpu(sim, p, sd, sis_idle_cores(sim, target), target);
+	return i != NO_CPU ? i : target;
 }
 
 /*
  * select_idle_sibling(): the fast path. Cheap candidates first (target,
  * prev, the recently used CPU), then prev's SMT siblings, then the LLC
- * scan; stack on target when nothing is idle.
+ * scan; stack on target when nothing is idle. Clusters (mainline, v6.7+)
+ * make prev and the recent CPU fallbacks when they are in another cluster.
  */
 int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int target)
 {
 	struct sched_domain *sd;
 	bool has_idle_core = false;
 	int i, recent_used_cpu, prev_aff = NO_CPU;
-	bool clusters = sim->doms.cluster_active;
+	bool clusters = sim->doms.cluster_active && sim->tun->kver == KV_MAINLINE;
 
+	if (sim->tun->kver == KV_5_12)
+		return select_idle_sibling_v5_12(sim, p, prev, target);
 	if (available_idle_cpu(sim, target))
 		return target;
 	if (prev != target && cpus_share_cache(sim, prev, target) &&
@@ -358,22 +464,11 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	sd = sim->doms.cpu[target].sd_llc;
 	if (!sd)
 		return target;
-	if (sim->doms.smt_present) {
-		has_idle_core = test_idle_cores(sim, target);
-		if (!has_idle_core && cpus_share_cache(sim, prev, target)) {
-			i = select_idle_smt(sim, p, sd, prev);
-			if (i != NO_CPU)
-				return i;
-		}
-	} else if (sched_feat(IDLE_CORES_NO_SMT)) {
-		/*
-		 * S1 reversed: before "sched/fair: Optimize test_idle_cores()
-		 * for !SMT" (v5.13) the flag was read on every idle search,
-		 * SMT or not; it is never set without SMT, so only the read
-		 * of the line that nr_busy_cpus updates remains.
-		 */
-		(void)test_idle_cores(sim, target);
-		sim->met.hits_idle_cores_no_smt++;
+	has_idle_core = sis_idle_cores(sim, target);
+	if (sim->doms.smt_present && !has_idle_core && cpus_share_cache(sim, prev, target)) {
+		i = select_idle_smt(sim, p, sd, prev);
+		if (i != NO_CPU)
+			return i;
 	}
 	i = select_idle_cpu(sim, p, sd, has_idle_core, target);
 	if (i != NO_CPU)
@@ -425,7 +520,12 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 	}
 	if (sd)
 		new_cpu = find_idlest_cpu(sim, sd, p, cpu, prev_cpu, sd_flag);
-	else if (wake_flags & WF_TTWU)
+	else if (wake_flags & WF_TTWU) {
 		new_cpu = select_idle_sibling(sim, p, prev_cpu, new_cpu);
+		/* Until v5.16 an affine wake-up also made the waking CPU the
+		 * waker's recently used one. */
+		if (want_affine && sim->tun->kver == KV_5_12)
+			waker->recent_used_cpu = cpu;
+	}
 	return new_cpu;
 }

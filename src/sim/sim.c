@@ -33,7 +33,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		snprintf(err, errlen, "internal error: PELT series does not give LOAD_AVG_MAX");
 		return -1;
 	}
-	if (evq_init(&sim->evq) || build_sched_domains(m, &sim->doms)) {
+	if (evq_init(&sim->evq) || build_sched_domains_cls(m, &sim->doms, cfg->tunables.kver != KV_5_12)) {
 		snprintf(err, errlen, "out of memory building the machine model");
 		sim_free(sim);
 		return -1;

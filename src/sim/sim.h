@@ -154,6 +154,8 @@ int sim_run(struct sim *sim, char *err, size_t errlen);
 
 /* Default tunables for a machine of nr_cpus CPUs (mainline values). */
 void sched_tunables_default(struct sched_tunables *t, int nr_cpus);
+/* Switch t to a kernel version's profile: its pick algorithm and defaults. */
+void sched_tunables_kernel(struct sched_tunables *t, int kver, int nr_cpus);
 /* Apply "name=value" (--sysctl); returns 0 or -1 with err. */
 int sched_tunables_set(struct sched_tunables *t, const char *assignment, char *err,
 		       size_t errlen);

@@ -1,0 +1,293 @@
+/*
+ * test_profiles.c - one state, a different answer per --kernel: the wake-up
+ * path of v5.12 (select_idle_sibling()/select_idle_cpu() with SIS_PROP, no
+ * CLS level, the recent CPU replaced only when taken), of v6.4 (SIS_UTIL,
+ * no cluster scan) and of mainline (cluster-first scan), the wake list,
+ * and the new-idle gate. Expected values follow the kernels' rules as
+ * docs/kernel-model.md cites them; each test says how.
+ *
+ * kunpeng920-48: no SMT, LLC 0-23, clusters of 4 CPUs ({4-7}, {8-11}...).
+ */
+#include "testutil.h"
+
+static struct machine *kp, *two;
+
+static int setup(void **state)
+{
+	(void)state;
+	kp = tu_machine("kunpeng920-48");
+	two = tu_machine("sysfs:tests/data/host-2cpu-sysfs");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tu_machine_free(kp);
+	tu_machine_free(two);
+	return 0;
+}
+
+static int sis(struct sim *sim, int this_cpu, struct task_struct *p, int prev, int target)
+{
+	sim->this_cpu = this_cpu;
+	sim->kcost_ns = 0;
+	sim->met.sis_scanned = 0;
+	return select_idle_sibling(sim, p, prev, target);
+}
+
+/* The CLS level exists from v5.16 (CONFIG_SCHED_CLUSTER): not on v5.12. */
+static void test_cls_level(void **state)
+{
+	(void)state;
+	struct sim *sim = tu_sim_kernel(kp, "default", KV_5_12);
+
+	assert_string_equal(sim->doms.cpu[0].sd->name, "MC");
+	assert_false(sim->doms.cluster_active);
+	tu_sim_free(sim);
+	sim = tu_sim_kernel(kp, "default", KV_6_4);
+	assert_string_equal(sim->doms.cpu[0].sd->name, "CLS");
+	tu_sim_free(sim);
+}
+
+/*
+ * LLC 0-23 busy but for CPU 10; p wakes with prev = target = 5.
+ *  - v5.12: the scan starts at target itself: 5, 6, 7, 8, 9, 10 (6 CPUs).
+ *    SIS_PROP's budget is large: avg_idle 1 ms / 512 = 1953 ns per CPU of
+ *    24 at an average scan cost of 0 + 1 ns.
+ *  - v6.4: from target + 1: 6, 7, 8, 9, 10 (5).
+ *  - mainline: the target's cluster first, 6, 7, 4, 5, then the rest of
+ *    the LLC from 6: 8, 9, 10 (7).
+ * And with prev = 9 idle too, in another cluster than target 5: v5.12 and
+ * v6.4 take prev at once; mainline scans target's cluster first and, with
+ * it all busy, the LLC from 6 finds 9 after 8 (prev only as a fallback).
+ */
+static void test_scan_order(void **state)
+{
+	(void)state;
+	const int kv[] = { KV_5_12, KV_6_4, KV_MAINLINE };
+	const unsigned long scanned[] = { 6, 5, 7 };
+	const unsigned long scanned_prev9[] = { 0, 0, 6 };
+
+	for (int k = 0; k < 3; k++) {
+		struct sim *sim = tu_sim_kernel(kp, "default", kv[k]);
+		struct task_struct *p = tu_task(sim, 5);
+
+		for (int c = 0; c < 24; c++)
+			if (c != 10)
+				tu_busy(sim, c);
+		if (kv[k] != KV_5_12)
+			sim->doms.cpu[5].sd_llc_shared->nr_idle_scan = 24;
+		assert_int_equal(sis(sim, 0, p, 5, 5), 10);
+		assert_int_equal(sim->met.sis_scanned, scanned[k]);
+		tu_sim_free(sim);
+
+		sim = tu_sim_kernel(kp, "default", kv[k]);
+		p = tu_task(sim, 5);
+		for (int c = 0; c < 24; c++)
+			if (c != 9 && c != 10)
+				tu_busy(sim, c);
+		if (kv[k] != KV_5_12)
+			sim->doms.cpu[5].sd_llc_shared->nr_idle_scan = 24;
+		assert_int_equal(sis(sim, 0, p, 9, 5), 9);
+		assert_int_equal(sim->met.sis_scanned, scanned_prev9[k]);
+		tu_sim_free(sim);
+	}
+}
+
+/*
+ * SIS_PROP's budget on v5.12: the waking CPU's avg_idle / 512 over the
+ * LLC's avg_scan_cost + 1, times the LLC's 24 CPUs, at least 4.
+ * LLC busy but for 12, target 5: the scan needs 8 CPUs (5..12).
+ *  - avg_idle 51200 ns (100 per CPU), avg_scan_cost 99: 24 x 100 / 100 =
+ *    24 CPUs: 12 is found.
+ *  - avg_idle 5120 ns (10): 240 <= 4 x 100, so 4: 3 CPUs (5, 6, 7) are
+ *    examined, then p stacks on target.
+ * A scan that finds a CPU moves avg_scan_cost an eighth of the way to its
+ * time; one that gives up does not move it.
+ */
+static void test_sis_prop_v5_12(void **state)
+{
+	(void)state;
+	const u64 idle[] = { 51200, 5120 };
+	const int want[] = { 12, 5 };
+	const unsigned long scanned[] = { 8, 3 };
+
+	for (int i = 0; i < 2; i++) {
+		struct sim *sim = tu_sim_kernel(kp, "default", KV_5_12);
+		struct task_struct *p = tu_task(sim, 5);
+		struct sched_domain *llc = sim->doms.cpu[0].sd_llc;
+
+		for (int c = 0; c < 24; c++)
+			if (c != 12)
+				tu_busy(sim, c);
+		sim->rq[0].avg_idle = idle[i];
+		llc->avg_scan_cost = 99;
+		sim->met.scan_ns = 0;
+		assert_int_equal(sis(sim, 0, p, 5, 5), want[i]);
+		assert_int_equal(sim->met.sis_scanned, scanned[i]);
+		if (i == 0) {
+			/* The scan's time is all of this call's scanning work. */
+			s64 t = (s64)sim->met.scan_ns;
+
+			assert_true(t > 0);
+			assert_int_equal(llc->avg_scan_cost, (u64)(99 + (t - 99) / 8));
+		} else {
+			assert_int_equal(llc->avg_scan_cost, 99);
+		}
+		tu_sim_free(sim);
+	}
+}
+
+/*
+ * SIS_PROP of v5.13..v6.6 (here v6.4 with SIS_PROP on, SIS_UTIL off): the
+ * budget uses wake_avg_idle, halved for each jiffy (4 ms at HZ=250) since
+ * the last wake from idle: 400 ns two jiffies ago is 100 now, and
+ * 24 x 100 / (99 + 1) = 24 CPUs. The scan's time is then taken off
+ * wake_avg_idle.
+ */
+static void test_sis_prop_aged(void **state)
+{
+	(void)state;
+	struct sim *sim = tu_sim_kernel(kp, "SIS_PROP,NO_SIS_UTIL", KV_6_4);
+	struct task_struct *p = tu_task(sim, 5);
+	struct rq *rq0 = &sim->rq[0];
+
+	for (int c = 0; c < 24; c++)
+		if (c != 12)
+			tu_busy(sim, c);
+	sim->now = 40 * sim->tun->tick_ns;
+	rq0->wake_stamp = 38;
+	rq0->wake_avg_idle = 400;
+	sim->doms.cpu[0].sd_llc->avg_scan_cost = 99;
+	assert_int_equal(sis(sim, 0, p, 5, 5), 12);
+	/* From target + 1: 6..12. */
+	assert_int_equal(sim->met.sis_scanned, 7);
+	assert_int_equal(rq0->wake_stamp, 40);
+	assert_int_equal(rq0->wake_avg_idle, 100 - (sim->met.scan_ns < 100 ? sim->met.scan_ns : 100));
+	tu_sim_free(sim);
+
+	/* 8 jiffies later the same 400 ns is worth 400 >> 8 = 1: budget 4. */
+	sim = tu_sim_kernel(kp, "SIS_PROP,NO_SIS_UTIL", KV_6_4);
+	p = tu_task(sim, 5);
+	for (int c = 0; c < 24; c++)
+		if (c != 12)
+			tu_busy(sim, c);
+	sim->now = 46 * sim->tun->tick_ns;
+	sim->rq[0].wake_stamp = 38;
+	sim->rq[0].wake_avg_idle = 400;
+	sim->doms.cpu[0].sd_llc->avg_scan_cost = 99;
+	assert_int_equal(sis(sim, 0, p, 5, 5), 5);
+	assert_int_equal(sim->met.sis_scanned, 3);
+	tu_sim_free(sim);
+}
+
+/*
+ * recent_used_cpu: v5.12 replaces it by prev only when it is taken; later
+ * kernels on every call. And until v5.16 an affine wake-up set the waker's
+ * recent_used_cpu to the waking CPU.
+ */
+static void test_recent_used_cpu(void **state)
+{
+	(void)state;
+	const int kv[] = { KV_5_12, KV_MAINLINE };
+	const int after_miss[] = { 7, 5 };
+
+	for (int k = 0; k < 2; k++) {
+		struct sim *sim = tu_sim_kernel(kp, "default", kv[k]);
+		struct task_struct *p = tu_task(sim, 5);
+
+		tu_busy(sim, 5);
+		tu_busy(sim, 7);
+		p->recent_used_cpu = 7;
+		sis(sim, 0, p, 5, 5);
+		assert_int_equal(p->recent_used_cpu, after_miss[k]);
+		/* An idle recent CPU (in target's cluster) is taken; prev replaces it. */
+		p->recent_used_cpu = 6;
+		assert_int_equal(sis(sim, 0, p, 5, 5), 6);
+		assert_int_equal(p->recent_used_cpu, 5);
+		tu_sim_free(sim);
+	}
+
+	for (int k = 0; k < 2; k++) {
+		struct sim *sim = tu_sim_kernel(kp, "default", kv[k]);
+		struct task_struct *waker = tu_busy(sim, 2), *p = tu_task(sim, 5);
+
+		waker->recent_used_cpu = 3;
+		sim->this_cpu = 2;
+		select_task_rq_fair(sim, p, 5, WF_TTWU);
+		assert_int_equal(waker->recent_used_cpu, kv[k] == KV_5_12 ? 2 : 3);
+		tu_sim_free(sim);
+	}
+}
+
+/*
+ * The wake list within an LLC: since v6.0 a wake-up to an idle CPU of the
+ * waker's LLC is queued on its list (it enqueues itself after the IPI);
+ * v5.12 takes the remote runqueue lock and enqueues.
+ */
+static void test_wakelist(void **state)
+{
+	(void)state;
+	const int kv[] = { KV_5_12, KV_6_4, KV_MAINLINE };
+	const bool listed[] = { false, true, true };
+
+	for (int k = 0; k < 3; k++) {
+		struct sim *sim = tu_sim_kernel(kp, "default", kv[k]);
+		struct task_struct *p = tu_task(sim, 5);
+
+		tu_busy(sim, 0);
+		sim->this_cpu = 0;
+		assert_int_equal(try_to_wake_up(sim, p, 0), 1);
+		/* prev 5 is idle: wake_affine_idle() keeps it. */
+		assert_int_equal(task_cpu(p), 5);
+		assert_int_equal(p->wake_via_list, listed[k]);
+		tu_sim_free(sim);
+	}
+}
+
+/*
+ * New-idle balance: v5.12 skipped it while the CPU's avg_idle was under
+ * sysctl_sched_migration_cost (0.5 ms); v5.16+ compare avg_idle with the
+ * domain's max_newidle_lb_cost. CPU 1 runs one task and has a second,
+ * long since run (not cache hot), queued; CPU 0, idle on average 0.3 ms,
+ * goes idle.
+ */
+static void test_newidle_gate(void **state)
+{
+	(void)state;
+	const int kv[] = { KV_5_12, KV_6_4, KV_MAINLINE };
+	const int pulled[] = { 0, 1, 1 };
+
+	for (int k = 0; k < 3; k++) {
+		struct sim *sim = tu_sim_kernel(two, "default", kv[k]);
+		struct task_struct *q = tu_task(sim, 1);
+
+		tu_busy(sim, 1);
+		sim->now = 100 * NSEC_PER_MSEC;
+		sim->this_cpu = 1;
+		q->__state = TASK_RUNNING;
+		activate_task(sim, &sim->rq[1], q, ENQUEUE_WAKEUP);
+		sim->this_cpu = 0;
+		sim->rq[0].avg_idle = 300 * NSEC_PER_USEC;
+		sim->doms.cpu[0].sd->max_newidle_lb_cost = 10 * NSEC_PER_USEC;
+		assert_int_equal(newidle_balance(sim, &sim->rq[0]), pulled[k]);
+		assert_int_equal(task_cpu(q), pulled[k] ? 0 : 1);
+		tu_sim_free(sim);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cls_level),
+		cmocka_unit_test(test_scan_order),
+		cmocka_unit_test(test_sis_prop_v5_12),
+		cmocka_unit_test(test_sis_prop_aged),
+		cmocka_unit_test(test_recent_used_cpu),
+		cmocka_unit_test(test_wakelist),
+		cmocka_unit_test(test_newidle_gate),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
