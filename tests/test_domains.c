@@ -166,12 +166,65 @@ static void test_small_domains(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * Hybrid presets. tensor-gs101: clusters {0-3} (161), {4-5} (499), {6-7}
+ * (1024) under one LLC. A cluster holds one capacity: no ASYM flag; the
+ * LLC holds all three: SD_ASYM_CPUCAPACITY and _FULL, which also takes
+ * SD_PREFER_SIBLING off its child (do not spread across capacities) and
+ * makes it every CPU's sd_asym_cpucapacity. alderlake-12700h: the P-cores'
+ * one-core clusters fold into SMT, the E-modules {12-15} {16-19} are CLS;
+ * every capacity is 1024, so nothing is asymmetric.
+ */
+static void test_hybrid_domains(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tensor-gs101");
+	struct sched_domains d;
+	const unsigned int asym = SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL;
+	const struct lvl little[] = {
+		{ "CLS", "0-3", SD_CLUSTER, asym | SD_PREFER_SIBLING, 4 },
+		{ "MC", "0-7", asym | SD_SHARE_LLC, 0, 3 },
+	};
+	const struct lvl big[] = {
+		{ "CLS", "6-7", SD_CLUSTER, asym | SD_PREFER_SIBLING, 2 },
+		{ "MC", "0-7", asym | SD_SHARE_LLC, 0, 3 },
+	};
+
+	assert_int_equal(build_sched_domains(m, &d), 0);
+	expect_domains(&d, 0, little, 2);
+	expect_domains(&d, 7, big, 2);
+	assert_true(d.asym_cpucap_active);
+	assert_ptr_equal(d.cpu[5].sd_asym_cpucapacity, d.cpu[5].sd->parent);
+	assert_int_equal(m->topo.cpu[5].capacity, 499);
+	free_sched_domains(&d);
+	tu_machine_free(m);
+
+	m = tu_machine("alderlake-12700h");
+	const struct lvl p[] = {
+		{ "SMT", "2-3", SD_SHARE_CPUCAPACITY, asym, 2 },
+		{ "MC", "0-19", SD_SHARE_LLC, asym, 8 },
+	};
+	const struct lvl e[] = {
+		{ "CLS", "16-19", SD_CLUSTER, asym, 4 },
+		{ "MC", "0-19", SD_SHARE_LLC, asym, 8 },
+	};
+
+	assert_int_equal(build_sched_domains(m, &d), 0);
+	expect_domains(&d, 3, p, 2);
+	expect_domains(&d, 17, e, 2);
+	assert_false(d.asym_cpucap_active);
+	assert_null(d.cpu[17].sd_asym_cpucapacity);
+	free_sched_domains(&d);
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_epyc_domains),
 		cmocka_unit_test(test_kunpeng_domains),
 		cmocka_unit_test(test_small_domains),
+		cmocka_unit_test(test_hybrid_domains),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

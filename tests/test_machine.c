@@ -101,6 +101,42 @@ static void test_other_presets(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * Hybrid presets from core_types: Alder Lake's P-cores are cpu0-11 with
+ * adjacent siblings, its E-cores cpu12-19 in modules of 4 (machines.md
+ * A9); stock capacity 1024, E-cores at speed 597. The GS101's clusters
+ * carry capacities 161, 499, 1024 and run at them.
+ */
+static void test_hybrid_presets(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("alderlake-12700h");
+
+	assert_int_equal(m->topo.nr_cpus, 20);
+	assert_int_equal(m->topo.nr_cores, 14);
+	assert_int_equal(m->topo.nr_llcs, 1);
+	expect_mask(m, TOPO_CORE, 10, "10-11");
+	expect_mask(m, TOPO_CORE, 12, "12");
+	expect_mask(m, TOPO_CLUSTER, 13, "12-15");
+	expect_mask(m, TOPO_CLUSTER, 2, "2-3");
+	assert_int_equal(m->topo.cpu[11].capacity, 1024);
+	assert_int_equal(m->topo.cpu[11].speed, 1024);
+	assert_int_equal(m->topo.cpu[19].capacity, 1024);
+	assert_int_equal(m->topo.cpu[19].speed, 597);
+	assert_int_equal(m->idle[2].exit_latency_ns, 170000);
+	tu_machine_free(m);
+
+	m = tu_machine("tensor-gs101");
+	assert_int_equal(m->topo.nr_cpus, 8);
+	assert_int_equal(m->topo.nr_clusters, 3);
+	expect_mask(m, TOPO_CLUSTER, 4, "4-5");
+	assert_int_equal(m->topo.cpu[3].capacity, 161);
+	assert_int_equal(m->topo.cpu[4].capacity, 499);
+	assert_int_equal(m->topo.cpu[6].capacity, 1024);
+	assert_int_equal(m->topo.cpu[3].speed, 161);
+	tu_machine_free(m);
+}
+
 /* The preset must describe the real Kunpeng 920 of hwloc's test suite. */
 static void test_kunpeng920_equals_real_dump(void **state)
 {
@@ -231,6 +267,21 @@ static void test_bad_machines(void **state)
 		   "  { \"name\": \"C1\", \"exit_latency_us\": 1, \"target_residency_us\": 1 },\n"
 		   "  { \"name\": \"C2\", \"exit_latency_us\": \"9\", \"target_residency_us\": 1 } ] }\n");
 	expect_load_error(spec, "m.json:7: field \"idle_states[1].exit_latency_us\": expected an integer");
+	/* core_types: per-type fields only, and clusters that divide the cores. */
+	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"l2_bytes\": 1,"
+				  " \"llc_bytes\": 1, \"threads_per_core\": 2,\n \"core_types\": [ { \"cores\": 2 } ] } }\n");
+	expect_load_error(spec, "field \"topology.threads_per_core\": not allowed with core_types");
+	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"l2_bytes\": 1,"
+				  " \"llc_bytes\": 1,\n \"core_types\": [ { \"cores\": 2 },\n"
+				  " { \"cores\": 6, \"cores_per_cluster\": 4 } ] } }\n");
+	expect_load_error(spec, "m.json:3: field \"topology.core_types[1].cores_per_cluster\": 6 cores do "
+				"not split into clusters of 4");
+	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"l2_bytes\": 1,"
+				  " \"llc_bytes\": 1, \"core_types\": [ { \"cores\": 2, \"speed\": 0 } ] } }\n");
+	expect_load_error(spec, "field \"topology.core_types[0].speed\": 0 is outside 1..1024");
+	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"l2_bytes\": 1,"
+				  " \"llc_bytes\": 1, \"core_types\": [] } }\n");
+	expect_load_error(spec, "field \"topology.core_types\": expected an array of 1 to 8 objects");
 	write_file(dir, "m.json", "null\n");
 	expect_load_error(spec, "m.json:1: expected a JSON object, found null");
 	/* Not regular files: refused, never read (a FIFO would block). */
@@ -247,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_epyc9654),
 		cmocka_unit_test(test_kunpeng920_48),
 		cmocka_unit_test(test_other_presets),
+		cmocka_unit_test(test_hybrid_presets),
 		cmocka_unit_test(test_kunpeng920_equals_real_dump),
 		cmocka_unit_test(test_host_sysfs_copy),
 		cmocka_unit_test(test_bad_machines),

@@ -277,6 +277,59 @@ static void test_newidle_gate(void **state)
 	}
 }
 
+/* A sleeping task on cpu whose util_est is util (0..1024). */
+static struct task_struct *task_util_of(struct sim *sim, int cpu, unsigned int util)
+{
+	struct task_struct *p = tu_task(sim, cpu);
+
+	p->se.avg.util_est = util;
+	return p;
+}
+
+/*
+ * tensor-gs101, every CPU idle. A task of util 300 does not fit an A55
+ * with fits_capacity()'s 25% headroom (300 x 1280 = 384000 against
+ * 161 x 1024 = 164864) but fits an A76 (499 x 1024 = 510976).
+ *  - prev = target = 0 (an A55): on every kernel select_idle_capacity()
+ *    scans from 0 and takes the first idle CPU that fits: 4.
+ *  - prev 6 (an X1, fits), target 0: v6.4 takes the idle prev that fits
+ *    before any scan; mainline keeps prev (in another cluster) only as a
+ *    fallback, which the capacity search does not use: 4; v5.12 searches
+ *    capacity first: 4.
+ * A task of util 1000 fits nowhere (1000 x 1280 > 1024 x 1024): the idle
+ * CPU of the highest capacity, the first X1 from target: 6.
+ * On alderlake-12700h every capacity is 1024 (stock, SMT on): the wake-up
+ * does not look at capacity, and the idle E-core target is kept.
+ */
+static void test_capacity_aware(void **state)
+{
+	(void)state;
+	struct machine *gs = tu_machine("tensor-gs101"), *adl;
+	const int kv[] = { KV_5_12, KV_6_4, KV_MAINLINE };
+	const int prev6[] = { 4, 6, 4 };
+
+	for (int k = 0; k < 3; k++) {
+		struct sim *sim = tu_sim_kernel(gs, "default", kv[k]);
+		struct task_struct *p = task_util_of(sim, 0, 300);
+
+		assert_int_equal(sis(sim, 0, p, 0, 0), 4);
+		assert_int_equal(sis(sim, 0, p, 6, 0), prev6[k]);
+		p = task_util_of(sim, 0, 1000);
+		assert_int_equal(sis(sim, 0, p, 0, 0), 6);
+		assert_int_equal(sis(sim, 2, p, 0, 2), 6);
+		tu_sim_free(sim);
+	}
+	tu_machine_free(gs);
+
+	adl = tu_machine("alderlake-12700h");
+	struct sim *sim = tu_sim_kernel(adl, "default", KV_MAINLINE);
+	struct task_struct *p = task_util_of(sim, 12, 900);
+
+	assert_int_equal(sis(sim, 12, p, 12, 12), 12);
+	tu_sim_free(sim);
+	tu_machine_free(adl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_recent_used_cpu),
 		cmocka_unit_test(test_wakelist),
 		cmocka_unit_test(test_newidle_gate),
+		cmocka_unit_test(test_capacity_aware),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -271,6 +271,32 @@ static void test_idle_cores_no_smt(void **state)
 	assert_int_equal(cost[1] - cost[0], 36);
 }
 
+/*
+ * NUMA (kunpeng920-48, node distances from node 0: 16 to node 1, 32 to
+ * node 2): a sync wake-up from CPU 0, its only task the waker, of a task
+ * last on node 1 (CPU 30): the NUMA level spanning nodes 0-1 (distance
+ * 16 <= RECLAIM_DISTANCE 30) has SD_WAKE_AFFINE, wake_affine_idle() takes
+ * the waking CPU (sync, one task), and the idle search of its LLC finds
+ * CPU 1. Last on node 2 (CPU 50): no level holding both CPUs may wake
+ * affine (32 > 30) and none balances on wake-up, so the task stays at its
+ * previous CPU, idle: 50.
+ */
+static void test_numa_wake_affine(void **state)
+{
+	(void)state;
+	struct machine *m;
+	struct sim *sim = new_sim("kunpeng920-48", "default", &m);
+	struct task_struct *p = tu_task(sim, 30), *q = tu_task(sim, 50);
+
+	tu_busy(sim, 0);
+	sim->doms.cpu[0].sd_llc_shared->nr_idle_scan = 24;
+	sim->this_cpu = 0;
+	assert_int_equal(select_task_rq_fair(sim, p, 30, WF_TTWU | WF_SYNC), 1);
+	assert_int_equal(select_task_rq_fair(sim, q, 50, WF_TTWU | WF_SYNC), 50);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_sis_short),
 		cmocka_unit_test(test_idle_delay),
 		cmocka_unit_test(test_idle_cores_no_smt),
+		cmocka_unit_test(test_numa_wake_affine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

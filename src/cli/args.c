@@ -118,7 +118,6 @@ void describe_sysctls(const struct run_spec *spec, char *buf, size_t len)
 
 	sched_tunables_default(&def, spec->m->topo.nr_cpus);
 	sched_tunables_kernel(&def, spec->tunables.kver, spec->m->topo.nr_cpus);
-	def.sis_short_ns = (def.kver < KV_6_6 ? def.min_granularity_ns : def.base_slice_ns) / 8;
 	sched_tunables_diff(&def, &spec->tunables, buf, len);
 }
 

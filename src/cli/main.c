@@ -91,47 +91,86 @@ static int cmd_workloads(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_features(void)
+/*
+ * The options of features, topo and sysctls: --machine M (topo, sysctls)
+ * and --kernel K, each as "--opt V" or "--opt=V". Returns 0, 1 after
+ * --help, -1 on a bad argument (message printed).
+ */
+static int show_opts(const char *cmd, bool machine, int argc, char **argv, struct common_opts *o)
 {
-	for (int i = 0; i < __SCHED_FEAT_NR; i++)
-		printf("%-24s %s\n", sched_feature_name(i), sched_feature_default(i) ? "on" : "off");
-	return 0;
-}
+	const char *usage_fmt = machine ? "wakesim %s [--machine M] [--kernel K]"
+					: "wakesim %s [--kernel K]";
+	char usage_buf[80];
 
-/* --machine M (or --machine=M) as the only option of topo and sysctls. */
-static int machine_only(const char *cmd, int argc, char **argv, struct common_opts *o)
-{
+	snprintf(usage_buf, sizeof(usage_buf), usage_fmt, cmd);
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--machine") && i + 1 < argc) {
-			o->machine = argv[++i];
-		} else if (!strncmp(argv[i], "--machine=", 10) && argv[i][10]) {
-			o->machine = argv[i] + 10;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("Usage: wakesim %s [--machine M]\n", cmd);
+		const char *a = argv[i], *val = NULL;
+		bool is_machine = machine && !strncmp(a, "--machine", 9) && (!a[9] || a[9] == '=');
+		bool is_kernel = !strncmp(a, "--kernel", 8) && (!a[8] || a[8] == '=');
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			printf("Usage: %s\n", usage_buf);
 			return 1;
-		} else {
-			fprintf(stderr, "wakesim %s: %s \"%s\" (usage: wakesim %s [--machine M])\n",
-				cmd, !strcmp(argv[i], "--machine") ? "missing value after" : "unexpected argument",
-				argv[i], cmd);
+		}
+		if (!is_machine && !is_kernel) {
+			fprintf(stderr, "wakesim %s: unexpected argument \"%s\" (usage: %s)\n", cmd, a,
+				usage_buf);
+			return -1;
+		}
+		size_t n = is_machine ? 9 : 8;
+
+		if (a[n] == '=' && a[n + 1])
+			val = a + n + 1;
+		else if (!a[n] && i + 1 < argc)
+			val = argv[++i];
+		if (!val) {
+			fprintf(stderr, "wakesim %s: missing value after \"%s\" (usage: %s)\n", cmd, a,
+				usage_buf);
+			return -1;
+		}
+		if (is_machine) {
+			o->machine = val;
+			continue;
+		}
+		o->kver = kernel_version_parse(val);
+		if (o->kver < 0) {
+			fprintf(stderr, "wakesim %s: --kernel \"%s\": expected v5.12, v6.4, v6.6 or mainline\n",
+				cmd, val);
 			return -1;
 		}
 	}
 	return 0;
 }
 
+static int cmd_features(int argc, char **argv)
+{
+	struct common_opts o = { .node = -1, .kver = KV_MAINLINE };
+	struct sched_features f;
+	int r = show_opts("features", false, argc, argv, &o);
+
+	if (r)
+		return r > 0 ? 0 : EXIT_USAGE;
+	sched_features_default_for(&f, (enum kernel_version)o.kver);
+	for (int i = 0; i < __SCHED_FEAT_NR; i++)
+		printf("%-24s %s\n", sched_feature_name(i), f.on[i] ? "on" : "off");
+	return 0;
+}
+
 static int cmd_sysctls(int argc, char **argv)
 {
-	struct common_opts o = { .node = -1 };
+	struct common_opts o = { .node = -1, .kver = KV_MAINLINE };
 	struct sched_tunables t;
 	struct machine m;
-	int r = machine_only("sysctls", argc, argv, &o);
+	int r = show_opts("sysctls", true, argc, argv, &o);
 
 	if (r)
 		return r > 0 ? 0 : EXIT_USAGE;
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
 	sched_tunables_default(&t, m.topo.nr_cpus);
-	printf("defaults for machine %s (%d CPUs):\n", m.name, m.topo.nr_cpus);
+	sched_tunables_kernel(&t, o.kver, m.topo.nr_cpus);
+	printf("defaults for machine %s (%d CPUs), kernel %s:\n", m.name, m.topo.nr_cpus,
+	       kernel_version_name((enum kernel_version)o.kver));
 	sched_tunables_print(&t, stdout);
 	machine_free(&m);
 	return 0;
@@ -139,16 +178,16 @@ static int cmd_sysctls(int argc, char **argv)
 
 static int cmd_topo(int argc, char **argv)
 {
-	struct common_opts o = { .node = -1 };
+	struct common_opts o = { .node = -1, .kver = KV_MAINLINE };
 	struct sched_domains d;
 	struct machine m;
-	int r = machine_only("topo", argc, argv, &o);
+	int r = show_opts("topo", true, argc, argv, &o);
 
 	if (r)
 		return r > 0 ? 0 : EXIT_USAGE;
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
-	if (build_sched_domains(&m, &d)) {
+	if (build_sched_domains_cls(&m, &d, o.kver != KV_5_12)) {
 		fprintf(stderr, "wakesim: out of memory\n");
 		machine_free(&m);
 		return 1;
@@ -183,7 +222,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "machines"))
 		return no_args("machines", argc - 1, argv + 1) ? EXIT_USAGE : cmd_machines();
 	if (!strcmp(argv[1], "features"))
-		return no_args("features", argc - 1, argv + 1) ? EXIT_USAGE : cmd_features();
+		return cmd_features(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sysctls"))
 		return cmd_sysctls(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "workloads"))

@@ -19,7 +19,6 @@
 #include "kernel.h"
 #include "lb.h"
 
-enum cpu_idle_type { CPU_NOT_IDLE, CPU_IDLE, CPU_NEWLY_IDLE };
 enum migration_type { migrate_load, migrate_util, migrate_task };
 
 #define SCHED_NR_MIGRATE 32	/* sysctl_sched_nr_migrate */
@@ -434,8 +433,8 @@ static int move_tasks(struct sim *sim, struct lb_env *env, int src_cpu)
 }
 
 /* sched_balance_rq(): one balance pass of dst_cpu at one level. */
-static int sched_balance_rq(struct sim *sim, int dst_cpu, struct sched_domain *sd,
-			    enum cpu_idle_type idle)
+int sched_balance_rq(struct sim *sim, int dst_cpu, struct sched_domain *sd,
+		     enum cpu_idle_type idle)
 {
 	struct lb_env env = { .sd = sd, .dst_cpu = dst_cpu, .idle = idle };
 	struct sched_group *busiest;

@@ -269,7 +269,7 @@ unsigned long task_util(const struct task_struct *p)
 	return p->se.avg.util_avg;
 }
 
-static unsigned long task_util_est(const struct task_struct *p)
+unsigned long task_util_est(const struct task_struct *p)
 {
 	unsigned long est = task_util_est_raw(&p->se.avg);
 

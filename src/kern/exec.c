@@ -9,8 +9,9 @@
  * preemptible, as on a PREEMPT_VOLUNTARY distro kernel), cache refill after
  * a migration (cold_ns) and the step's own work (work_left, kernel or
  * user). The CPU has one pending event, the end of its current piece;
- * work is nominal ns, converted to time with the CPU's speed (100%, or
- * smt_speed_pct while its SMT sibling also runs: DESIGN.md principle 3).
+ * work is nominal ns (on a CPU of speed 1024), converted to time with the
+ * CPU's speed (its core type's, times smt_speed_pct while its SMT sibling
+ * also runs: DESIGN.md principle 3).
  */
 #include <stdlib.h>
 
@@ -54,7 +55,7 @@ void cpu_sync(struct sim *sim, struct rq *rq)
 		*current_piece(p) = 0;
 		return;
 	}
-	u64 progress = elapsed * rq->speed_pct / 100;
+	u64 progress = elapsed * rq->speed / FULL_SPEED;
 
 	while (progress) {
 		u64 *piece = current_piece(p);
@@ -77,7 +78,7 @@ void cpu_arm(struct sim *sim, struct rq *rq)
 	 * interrupt it at the seam, so it needs no event there. */
 	if (p->kwork_left && !p->cold_ns && p->step_kernel)
 		size += p->work_left;
-	u64 dur = (size * 100 + rq->speed_pct - 1) / rq->speed_pct;
+	u64 dur = (size * FULL_SPEED + rq->speed - 1) / rq->speed;
 
 	rq->seg_start = sim->now;
 	rq->piece_end = sim->now + dur;
@@ -103,12 +104,13 @@ void smt_update(struct sim *sim, int cpu)
 		for_each_cpu(o, smt)
 			if (o != s && cpu_busy(&sim->rq[o]))
 				sibling_busy = true;
-		unsigned int speed = sibling_busy ? sim->m->costs.smt_speed_pct : 100;
+		unsigned int pct = sibling_busy ? sim->m->costs.smt_speed_pct : 100;
+		unsigned int speed = sim->m->topo.cpu[s].speed * pct;
 
-		if (speed == rq->speed_pct)
+		if (speed == rq->speed)
 			continue;
 		cpu_sync(sim, rq);
-		rq->speed_pct = speed;
+		rq->speed = speed;
 		if (rq->mode == CPU_MODE_RUNNING && rq->curr)
 			cpu_arm(sim, rq);
 	}

@@ -195,6 +195,8 @@ unsigned long cpu_load(struct sim *sim, int cpu);
 unsigned long cpu_util(struct sim *sim, int cpu, struct task_struct *p, int dst_cpu);
 /* task_util(): p's util_avg, 0..1024. */
 unsigned long task_util(const struct task_struct *p);
+/* task_util_est(): the larger of p's util_avg and util_est, 0..1024. */
+unsigned long task_util_est(const struct task_struct *p);
 static inline unsigned long capacity_of(struct sim *sim, int cpu)
 {
 	return sim->rq[cpu].cpu_capacity;

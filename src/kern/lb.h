@@ -29,6 +29,16 @@ struct sg_stats {
 	enum group_type group_type;
 };
 
+enum cpu_idle_type { CPU_NOT_IDLE, CPU_IDLE, CPU_NEWLY_IDLE };
+
+/*
+ * sched_balance_rq() (load_balance() before v6.10): one balance pass of sd
+ * for dst_cpu, which is busy, idle, or newly idle; returns the number of
+ * tasks pulled to dst_cpu.
+ */
+int sched_balance_rq(struct sim *sim, int dst_cpu, struct sched_domain *sd,
+		     enum cpu_idle_type idle);
+
 /* group_classify(): overloaded, fully busy or with spare capacity. */
 enum group_type group_classify(unsigned int imbalance_pct, const struct sg_stats *sgs);
 /* adjust_numa_imbalance(): 0 when a small imbalance toward a quiet node is tolerated. */

@@ -200,6 +200,9 @@ static inline int task_cpu(const struct task_struct *p)
 
 /* ---- runqueues ---- */
 
+/* rq->speed of a speed-1024 CPU running alone on its core. */
+#define FULL_SPEED (1024u * 100u)
+
 struct cfs_rq {
 	unsigned int nr_queued;	/* entities on this cfs_rq, curr included */
 	unsigned long load;	/* sum of their weights */
@@ -255,7 +258,8 @@ struct rq {
 	/* execution of curr */
 	u64 seg_start;			/* ns the current run segment started */
 	u64 piece_end;			/* ns the armed piece completes */
-	unsigned int speed_pct;		/* 100, or less while the SMT sibling runs */
+	unsigned int speed;		/* work done per ns, in FULL_SPEED units: the core's
+					 * speed (/1024) x percent while its SMT sibling runs */
 	int last_mm_id;			/* address space loaded on this CPU */
 
 	unsigned long cpu_capacity;	/* 0..1024 */
@@ -341,6 +345,7 @@ struct sched_domains {
 	int nr_shared;
 	bool smt_present;		/* sched_smt_present static key */
 	bool cluster_active;		/* sched_cluster_active */
+	bool asym_cpucap_active;	/* sched_asym_cpucapacity: CPUs of unequal capacity */
 };
 
 #define for_each_domain(__sim, __cpu, __sd)                                    \

@@ -44,6 +44,9 @@ void sched_tunables_kernel(struct sched_tunables *t, int kver, int nr_cpus)
 	/* EEVDF's base slice was 0.75 ms x factor until v6.15 lowered it. */
 	if (kver == KV_6_6)
 		t->base_slice_ns = d.base_slice_ns / 700000 * 750000;
+	/* S4's short-task threshold: min_granularity / 8 in its CFS patch,
+	 * the base slice / 8 on EEVDF. */
+	t->sis_short_ns = (kver < KV_6_6 ? t->min_granularity_ns : t->base_slice_ns) / 8;
 }
 
 struct tunable {
@@ -58,7 +61,7 @@ static const struct tunable tunables[] = {
 	T(base_slice_ns, 100000, 100000000, "EEVDF request size (sysctl_sched_base_slice)"),
 	T(migration_cost_ns, 0, 100000000, "cache-hot window of task_hot() and new-idle"),
 	T(idle_delay_ns, 0, 100000000, "S2 IDLE_DELAY: how long a CPU stays 'idle' after leaving idle"),
-	T(sis_short_ns, 0, 100000000, "S4 SIS_SHORT: dur_avg below this is a short task (base_slice/8)"),
+	T(sis_short_ns, 0, 100000000, "S4 SIS_SHORT: dur_avg below this is a short task (min_granularity/8 on CFS, base_slice/8 on EEVDF)"),
 	T(timer_slack_ns, 0, 100000000, "hrtimer slack of sleeping tasks (prctl PR_SET_TIMERSLACK)"),
 	T(sched_latency_ns, 100000, 1000000000, "CFS profiles: sysctl_sched_latency, the period of sched_slice()"),
 	T(min_granularity_ns, 100000, 1000000000, "CFS profiles: sysctl_sched_min_granularity"),

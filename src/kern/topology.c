@@ -9,8 +9,9 @@
  * cpu_attach_domain() does. Groups of a domain are the spans of its child
  * level at each CPU of the span; for NUMA levels (SD_OVERLAP) these may
  * overlap, as the kernel's build_overlap_sched_groups() makes them.
- * Simplification: groups are shared between CPUs with identical spans and
- * there is no asymmetric-capacity classification yet.
+ * Groups are shared between CPUs with identical spans. Spans of CPUs with
+ * unequal capacities get SD_ASYM_CPUCAPACITY(_FULL) as
+ * asym_cpu_capacity_classify() gives them.
  */
 #include "topology.h"
 
@@ -100,6 +101,36 @@ static void level_mask(const struct machine *m, const struct level_def *l, int c
 		break;
 	}
 	}
+}
+
+/*
+ * asym_cpu_capacity_classify(): a span holding CPUs of more than one
+ * capacity is SD_ASYM_CPUCAPACITY, and _FULL when it holds every capacity
+ * the machine has.
+ */
+static unsigned int asym_cpu_capacity_classify(const struct machine *m, const struct cpumask *span)
+{
+	unsigned int seen[16], all[16];
+	int nseen = 0, nall = 0, cpu;
+
+	for (cpu = 0; cpu < m->topo.nr_cpus; cpu++) {
+		unsigned int cap = m->topo.cpu[cpu].capacity;
+		int k, j;
+
+		for (k = 0; k < nall && all[k] != cap; k++)
+			;
+		if (k == nall && nall < 16)
+			all[nall++] = cap;
+		if (!cpumask_test_cpu(cpu, span))
+			continue;
+		for (j = 0; j < nseen && seen[j] != cap; j++)
+			;
+		if (j == nseen && nseen < 16)
+			seen[nseen++] = cap;
+	}
+	if (nseen <= 1)
+		return 0;
+	return nseen == nall ? SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL : SD_ASYM_CPUCAPACITY;
 }
 
 /* sd_init(): per-level parameters and flags (kernel/sched/topology.c). */
@@ -328,6 +359,10 @@ int build_sched_domains_cls(const struct machine *m, struct sched_domains *d, bo
 				cpumask_or(&sd->span, &sd->span, &prev->span);
 			sd->span_weight = cpumask_weight(&sd->span);
 			sd_init(sd, &lv[l]);
+			sd->flags |= asym_cpu_capacity_classify(m, &sd->span);
+			/* Do not spread across CPUs of different capacities. */
+			if ((sd->flags & SD_ASYM_CPUCAPACITY) && prev)
+				prev->flags &= ~SD_PREFER_SIBLING;
 			sd->child = prev;
 			if (prev)
 				prev->parent = sd;
@@ -408,6 +443,10 @@ int build_sched_domains_cls(const struct machine *m, struct sched_domains *d, bo
 				cls = sd;
 			if ((sd->flags & SD_NUMA) && !cd->sd_numa)
 				cd->sd_numa = sd;
+			if ((sd->flags & SD_ASYM_CPUCAPACITY_FULL) && !cd->sd_asym_cpucapacity)
+				cd->sd_asym_cpucapacity = sd;
+			if (sd->flags & SD_ASYM_CPUCAPACITY)
+				d->asym_cpucap_active = true;
 		}
 		cd->sd_llc = llc;
 		cd->sd_llc_size = llc ? llc->span_weight : 1;

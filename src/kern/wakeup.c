@@ -12,11 +12,13 @@
  * Every read of another CPU's state goes through available_idle_cpu() or
  * the LLC shared line, so the time this path takes follows from what it
  * reads (machine/coherence.h); sim->met counts the CPUs it examined.
- * Not modelled: asymmetric capacity (select_idle_capacity()), EAS,
- * WF_CURRENT_CPU, per-CPU kthread stacking (no workload has kthreads),
+ * On CPUs of unequal capacity, select_idle_capacity() and the fit tests of
+ * util_fits_cpu() without uclamp. Not modelled: EAS
+ * (find_energy_efficient_cpu()), uclamp, WF_CURRENT_CPU, per-CPU kthread stacking (no workload has kthreads),
  * SCHED_IDLE tasks, core scheduling.
  */
 #include "kernel.h"
+#include "pelt.h"
 #include "topology.h"
 
 #define NO_CPU (-1)
@@ -401,6 +403,74 @@ static bool sis_idle_cores(struct sim *sim, int target)
 	return false;
 }
 
+/* fits_capacity(): util fits cap with 20% headroom (util x 1.25 < cap). */
+static inline bool fits_capacity(unsigned long util, unsigned long cap)
+{
+	return util * 1280 < cap * 1024;
+}
+
+/*
+ * util_fits_cpu() (v6.2+) for tasks without uclamp (uclamp_min 0,
+ * uclamp_max 1024): reduces to fits_capacity() against the CPU's current
+ * capacity, as v5.12's select_idle_capacity() tested it. 1 or 0.
+ */
+static int util_fits_cpu(struct sim *sim, unsigned long util, int cpu)
+{
+	return fits_capacity(util, capacity_of(sim, cpu));
+}
+
+/* asym_fits_cpu(): any CPU fits on a symmetric machine. */
+static bool asym_fits_cpu(struct sim *sim, unsigned long util, int cpu)
+{
+	return !sim->doms.asym_cpucap_active || util_fits_cpu(sim, util, cpu) > 0;
+}
+
+/*
+ * select_idle_capacity(): on CPUs of unequal capacity, the first idle CPU
+ * (from target, wrapping) the task's utilisation fits; failing that, the
+ * idle CPU of the highest capacity. NO_CPU if none is idle.
+ */
+static int select_idle_capacity(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
+				int target, unsigned long task_util)
+{
+	struct cpumask cpus;
+	unsigned long best_cap = 0;
+	int cpu, best_cpu = NO_CPU, best_fits = 2;
+	u64 k0 = sim->kcost_ns;
+
+	sim->met.sis_calls++;
+	cpumask_and(&cpus, &sd->span, &p->cpus_mask);
+	for_each_cpu_wrap(cpu, &cpus, target) {
+		unsigned long cap = capacity_of(sim, cpu);
+
+		charge(sim, sim->m->costs.scan_cpu_ns);
+		sim->met.sis_scanned++;
+		if (!available_idle_cpu(sim, cpu))
+			continue;
+		int fits = util_fits_cpu(sim, task_util, cpu);
+
+		if (fits > 0) {
+			best_cpu = cpu;
+			break;
+		}
+		if (fits < best_fits || (fits == best_fits && cap > best_cap)) {
+			best_cap = cap;
+			best_cpu = cpu;
+			best_fits = fits;
+		}
+	}
+	sim->met.scan_ns += sim->kcost_ns - k0;
+	return best_cpu;
+}
+
+/* sync_entity_load_avg(): a sleeping task's util decayed to now. */
+static unsigned long waking_task_util(struct sim *sim, struct task_struct *p)
+{
+	if (!p->se.on_rq)
+		pelt_update(&p->se.avg, sim->now, 0, 0, 0, p->se.weight);
+	return task_util_est(p);
+}
+
 /*
  * select_idle_sibling() of v5.12 (--kernel v5.12): target, prev, then the
  * recently used CPU, which is replaced by prev only when it is taken; no
@@ -411,6 +481,12 @@ static int select_idle_sibling_v5_12(struct sim *sim, struct task_struct *p, int
 	struct sched_domain *sd;
 	int i, r = p->recent_used_cpu;
 
+	/* Asymmetric capacity came first in v5.12 (after prev/recent from v5.16). */
+	sd = sim->doms.cpu[target].sd_asym_cpucapacity;
+	if (sim->doms.asym_cpucap_active && sd) {
+		i = select_idle_capacity(sim, p, sd, target, waking_task_util(sim, p));
+		return i != NO_CPU ? i : target;
+	}
 	if (available_idle_cpu(sim, target))
 		return target;
 	if (prev != target && cpus_share_cache(sim, prev, target) && available_idle_cpu(sim, prev))
@@ -439,13 +515,15 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	bool has_idle_core = false;
 	int i, recent_used_cpu, prev_aff = NO_CPU;
 	bool clusters = sim->doms.cluster_active && sim->tun->kver == KV_MAINLINE;
+	bool asym = sim->doms.asym_cpucap_active;
+	unsigned long util = asym ? waking_task_util(sim, p) : 0;
 
 	if (sim->tun->kver == KV_5_12)
 		return select_idle_sibling_v5_12(sim, p, prev, target);
-	if (available_idle_cpu(sim, target))
+	if (available_idle_cpu(sim, target) && asym_fits_cpu(sim, util, target))
 		return target;
 	if (prev != target && cpus_share_cache(sim, prev, target) &&
-	    available_idle_cpu(sim, prev)) {
+	    available_idle_cpu(sim, prev) && asym_fits_cpu(sim, util, prev)) {
 		if (!clusters || doms_share_resources(&sim->doms, prev, target))
 			return prev;
 		prev_aff = prev;
@@ -455,11 +533,18 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	if (recent_used_cpu != prev && recent_used_cpu != target &&
 	    cpus_share_cache(sim, recent_used_cpu, target) &&
 	    available_idle_cpu(sim, recent_used_cpu) &&
-	    cpumask_test_cpu(recent_used_cpu, &p->cpus_mask)) {
+	    cpumask_test_cpu(recent_used_cpu, &p->cpus_mask) &&
+	    asym_fits_cpu(sim, util, recent_used_cpu)) {
 		if (!clusters || doms_share_resources(&sim->doms, recent_used_cpu, target))
 			return recent_used_cpu;
 	} else {
 		recent_used_cpu = NO_CPU;
+	}
+	/* On CPUs of unequal capacity the search spans sd_asym_cpucapacity. */
+	sd = sim->doms.cpu[target].sd_asym_cpucapacity;
+	if (asym && sd) {
+		i = select_idle_capacity(sim, p, sd, target, util);
+		return i != NO_CPU ? i : target;
 	}
 	sd = sim->doms.cpu[target].sd_llc;
 	if (!sd)

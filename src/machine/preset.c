@@ -167,11 +167,107 @@ static void generate(const struct preset_shape *s, struct topology *t)
 	t->nr_nodes = s->sockets * s->nodes_per_socket;
 }
 
+/* One kind of core of a hybrid machine ("core_types"), repeated in every LLC. */
+struct core_type {
+	int cores, cores_per_cluster, threads_per_core;
+	unsigned capacity, speed;
+};
+
+#define MAX_CORE_TYPES 8
+
+/*
+ * Expand an LLC made of several core types (P- and E-cores, big and
+ * LITTLE): in every LLC the types follow in the order given, each in
+ * clusters of its own; sibling threads are numbered adjacently, as Linux
+ * numbers Alder Lake's P-cores (cpu0-1 one core) and Arm parts.
+ */
+static void generate_typed(const struct preset_shape *s, const struct core_type *ty, int nty,
+			   struct topology *t)
+{
+	int nr_llcs = s->sockets * s->nodes_per_socket * s->llcs_per_node;
+	int clusters_per_llc = 0, core = 0, cluster = 0, cpu = 0;
+
+	for (int i = 0; i < nty; i++)
+		clusters_per_llc += ty[i].cores / ty[i].cores_per_cluster;
+	for (int llc = 0; llc < nr_llcs; llc++)
+		for (int i = 0; i < nty; i++)
+			for (int k = 0; k < ty[i].cores; k++, core++) {
+				if (k % ty[i].cores_per_cluster == 0 && (llc || i || k))
+					cluster++;
+				for (int th = 0; th < ty[i].threads_per_core; th++, cpu++) {
+					struct cpu_topo *c = &t->cpu[cpu];
+
+					c->core = core;
+					c->cluster = clusters_per_llc > 1 ? cluster : core;
+					c->llc = llc;
+					c->node = llc / s->llcs_per_node;
+					c->package = llc / (s->llcs_per_node * s->nodes_per_socket);
+					c->capacity = ty[i].capacity;
+					c->speed = ty[i].speed;
+				}
+			}
+	t->nr_cpus = cpu;
+	t->nr_nodes = s->sockets * s->nodes_per_socket;
+}
+
+/* "core_types": [{ "name", "cores", "cores_per_cluster", "threads_per_core", "capacity", "speed" }]. */
+static int parse_core_types(const struct jctx *c, json_object *a, struct core_type *ty, int *nty)
+{
+	static const char *const known[] = { "name", "cores", "cores_per_cluster",
+		"threads_per_core", "capacity", "speed", NULL };
+	int n = json_object_is_type(a, json_type_array) ? (int)json_object_array_length(a) : 0;
+
+	if (n < 1 || n > MAX_CORE_TYPES) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "expected an array of 1 to %d objects", MAX_CORE_TYPES);
+		return jfail(c, "topology.core_types", what);
+	}
+	for (int i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, (size_t)i);
+		char p[48], name[64] = "";
+		int cap = SCHED_CAPACITY_SCALE, speed = 0;
+
+		snprintf(p, sizeof(p), "topology.core_types[%d].", i);
+		if (!json_object_is_type(e, json_type_object)) {
+			p[strlen(p) - 1] = '\0';
+			return jfail(c, p, "expected an object");
+		}
+		ty[i] = (struct core_type){ .threads_per_core = 1 };
+		if (check_keys(c, e, p, known) || get_str(c, e, p, "name", false, name, sizeof(name)) ||
+		    get_int(c, e, p, "cores", true, 1, WS_MAX_CPUS, &ty[i].cores))
+			return -1;
+		ty[i].cores_per_cluster = ty[i].cores;
+		if (get_int(c, e, p, "cores_per_cluster", false, 1, WS_MAX_CPUS, &ty[i].cores_per_cluster) ||
+		    get_int(c, e, p, "threads_per_core", false, 1, 8, &ty[i].threads_per_core) ||
+		    get_int(c, e, p, "capacity", false, 1, SCHED_CAPACITY_SCALE, &cap) ||
+		    get_int(c, e, p, "speed", false, 1, SCHED_CAPACITY_SCALE, &speed))
+			return -1;
+		ty[i].capacity = (unsigned)cap;
+		ty[i].speed = (unsigned)(speed ? speed : cap);
+		if (ty[i].cores % ty[i].cores_per_cluster) {
+			char path[64], what[96];
+
+			snprintf(path, sizeof(path), "%scores_per_cluster", p);
+			snprintf(what, sizeof(what), "%d cores do not split into clusters of %d",
+				 ty[i].cores, ty[i].cores_per_cluster);
+			return jfail(c, path, what);
+		}
+	}
+	*nty = n;
+	return 0;
+}
+
 static int parse_topology(const struct jctx *c, json_object *o, struct machine *m)
 {
 	static const char *const known[] = { "sockets", "nodes_per_socket", "llcs_per_node",
 		"clusters_per_llc", "cores_per_cluster", "threads_per_core", "smt_numbering",
-		"numa_distance", "l2_bytes", "llc_bytes", "capacity", NULL };
+		"numa_distance", "l2_bytes", "llc_bytes", "capacity", "core_types", NULL };
+	static const char *const uniform[] = { "clusters_per_llc", "cores_per_cluster",
+		"threads_per_core", "capacity", "smt_numbering", NULL };
+	struct core_type ty[MAX_CORE_TYPES];
+	int nty = 0;
+	json_object *types = NULL;
 	struct preset_shape s = { .nodes_per_socket = 1, .llcs_per_node = 1,
 				  .clusters_per_llc = 1, .threads_per_core = 1,
 				  .capacity = SCHED_CAPACITY_SCALE };
@@ -179,12 +275,26 @@ static int parse_topology(const struct jctx *c, json_object *o, struct machine *
 	char numbering[32] = "sibling-adjacent";
 	int cap = SCHED_CAPACITY_SCALE;
 
-	if (check_keys(c, o, p, known) ||
-	    get_int(c, o, p, "sockets", true, 1, 64, &s.sockets) ||
+	if (check_keys(c, o, p, known))
+		return -1;
+	if (json_object_object_get_ex(o, "core_types", &types)) {
+		/* A hybrid LLC: the per-type fields replace the uniform ones. */
+		for (int i = 0; uniform[i]; i++)
+			if (json_object_object_get_ex(o, uniform[i], NULL)) {
+				char path[64];
+
+				snprintf(path, sizeof(path), "topology.%s", uniform[i]);
+				return jfail(c, path, "not allowed with core_types (give it per core type)");
+			}
+		if (parse_core_types(c, types, ty, &nty))
+			return -1;
+		s.cores_per_cluster = 1;
+	}
+	if (get_int(c, o, p, "sockets", true, 1, 64, &s.sockets) ||
 	    get_int(c, o, p, "nodes_per_socket", false, 1, 64, &s.nodes_per_socket) ||
 	    get_int(c, o, p, "llcs_per_node", false, 1, 1024, &s.llcs_per_node) ||
 	    get_int(c, o, p, "clusters_per_llc", false, 1, 1024, &s.clusters_per_llc) ||
-	    get_int(c, o, p, "cores_per_cluster", true, 1, 1024, &s.cores_per_cluster) ||
+	    get_int(c, o, p, "cores_per_cluster", !types, 1, 1024, &s.cores_per_cluster) ||
 	    get_int(c, o, p, "threads_per_core", false, 1, 8, &s.threads_per_core) ||
 	    get_int(c, o, p, "capacity", false, 1, SCHED_CAPACITY_SCALE, &cap) ||
 	    get_str(c, o, p, "smt_numbering", false, numbering, sizeof(numbering)) ||
@@ -197,8 +307,14 @@ static int parse_topology(const struct jctx *c, json_object *o, struct machine *
 	else if (strcmp(numbering, "sibling-adjacent"))
 		return jfail(c, "topology.smt_numbering",
 			     "expected \"sibling-last\" or \"sibling-adjacent\"");
-	long long total = (long long)s.sockets * s.nodes_per_socket * s.llcs_per_node *
-			  s.clusters_per_llc * s.cores_per_cluster * s.threads_per_core;
+	long long per_llc = (long long)s.clusters_per_llc * s.cores_per_cluster * s.threads_per_core;
+
+	if (types) {
+		per_llc = 0;
+		for (int i = 0; i < nty; i++)
+			per_llc += (long long)ty[i].cores * ty[i].threads_per_core;
+	}
+	long long total = (long long)s.sockets * s.nodes_per_socket * s.llcs_per_node * per_llc;
 	if (total > WS_MAX_CPUS) {
 		char what[96];
 
@@ -209,7 +325,10 @@ static int parse_topology(const struct jctx *c, json_object *o, struct machine *
 	if ((long long)s.sockets * s.nodes_per_socket > WS_MAX_NODES)
 		return jfail(c, "topology.nodes_per_socket",
 			     "too many NUMA nodes");
-	generate(&s, &m->topo);
+	if (types)
+		generate_typed(&s, ty, nty, &m->topo);
+	else
+		generate(&s, &m->topo);
 
 	json_object *d;
 	int n = m->topo.nr_nodes;

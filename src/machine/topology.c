@@ -113,7 +113,14 @@ int topology_finalize(struct topology *t, char *err, size_t errlen)
 				 cpu, c->capacity);
 			return -1;
 		}
+		if (c->speed > SCHED_CAPACITY_SCALE) {
+			snprintf(err, errlen, "CPU %d has speed %u (must be 1..1024)", cpu, c->speed);
+			return -1;
+		}
 	}
+	for (int cpu = 0; cpu < t->nr_cpus; cpu++)
+		if (!t->cpu[cpu].speed)
+			t->cpu[cpu].speed = t->cpu[cpu].capacity;
 	for (int i = 0; i < t->nr_nodes; i++)
 		for (int j = 0; j < t->nr_nodes; j++) {
 			int d = t->distance[i][j];

@@ -28,6 +28,8 @@ struct cpu_topo {
 	int core;		/* dense core index */
 	int thread;		/* rank of this CPU among its core's threads */
 	unsigned capacity;	/* CPU capacity, 0..1024 (cpu_capacity in sysfs) */
+	unsigned speed;		/* how fast work runs, 1..1024 of nominal: the hardware's
+				 * truth, where capacity is the kernel's belief (0: = capacity) */
 };
 
 struct topology {

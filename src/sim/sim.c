@@ -53,7 +53,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		/* A booted machine has been idle a while: deepest state, tick off. */
 		rq->idle_state = m->nr_idle_states - 1;
 		rq->nohz_idle = true;
-		rq->speed_pct = 100;
+		rq->speed = m->topo.cpu[cpu].speed * 100;
 		rq->cpu_capacity = m->topo.cpu[cpu].capacity;
 		rq->avg_idle = 2 * cfg->tunables.migration_cost_ns;
 		rq->max_idle_balance_cost = cfg->tunables.migration_cost_ns;

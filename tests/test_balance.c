@@ -1,0 +1,230 @@
+/*
+ * test_balance.c - load-balancing decisions on small machines, derived by
+ * hand from sched_balance_rq() of kernel/sched/fair.c (v6.12): group
+ * classification, imbalance type and size, the busiest runqueue, and
+ * can_migrate_task()'s cache-hotness (migration_cost_ns 0.5 ms).
+ *
+ * two-llc: LLCs {0,1} and {2,3}; MC (SD_SHARE_LLC, cache_nice_tries 1,
+ * groups of one CPU) under PKG (groups {0-1} {2-3}).
+ * two-node: the same with each LLC a NUMA node (distance 20), the upper
+ * level SD_NUMA with imb_numa_nr 2 (two LLCs in its span).
+ *
+ * PELT signals are set by hand to their steady state (a CPU busy all the
+ * time has util_avg 1024 and runnable_avg 1024 per runnable task), so the
+ * classification is what a long run would see.
+ */
+#include "testutil.h"
+#include "kern/lb.h"
+
+#define NOW (100 * NSEC_PER_MSEC)
+
+static struct machine *two_llc, *two_node;
+
+static int setup(void **state)
+{
+	(void)state;
+	two_llc = tu_machine("tests/data/two-llc.json");
+	two_node = tu_machine("tests/data/two-node.json");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tu_machine_free(two_llc);
+	tu_machine_free(two_node);
+	return 0;
+}
+
+/* Queue a runnable task on cpu that last ran ran_ago ns before NOW. */
+static struct task_struct *queued(struct sim *sim, int cpu, u64 ran_ago)
+{
+	struct task_struct *p = tu_task(sim, cpu);
+
+	p->__state = TASK_RUNNING;
+	sim->this_cpu = cpu;
+	activate_task(sim, &sim->rq[cpu], p, ENQUEUE_WAKEUP);
+	p->se.exec_start = NOW - ran_ago;
+	sim->this_cpu = -1;
+	return p;
+}
+
+/* cpu's signals as after a long time with nr runnable tasks on it. */
+static void steady(struct sim *sim, int cpu)
+{
+	struct sched_avg *a = &sim->rq[cpu].cfs.avg;
+	unsigned long nr = sim->rq[cpu].nr_running;
+
+	a->util_avg = nr ? 1024 : 0;
+	a->runnable_avg = 1024 * nr;
+	a->load_avg = 1024 * nr;
+}
+
+static struct sim *scene(struct machine *m)
+{
+	struct sim *sim = tu_sim_kernel(m, "default", KV_MAINLINE);
+
+	sim->now = NOW;
+	return sim;
+}
+
+static struct sched_domain *level(struct sim *sim, int cpu, const char *name)
+{
+	struct sched_domain *sd;
+
+	for_each_domain(sim, cpu, sd)
+		if (!strcmp(sd->name, name))
+			return sd;
+	fail_msg("cpu %d has no %s level", cpu, name);
+	return NULL;
+}
+
+/*
+ * CPU 0 runs A with B and C queued; CPU 1 goes newly idle. At MC, CPU 1's
+ * group {1} has spare capacity, {0} is overloaded (3 tasks on 1 CPU, util
+ * 1024 x 117% > 1024 x 100%). MC shares the LLC, so the imbalance is in
+ * tasks: groups of one CPU -> sibling_imbalance() = 3 - 0, halved: 1 task.
+ * B ran 0.1 ms ago (cache hot), C 2 ms ago: C moves, B stays. With both
+ * hot nothing moves, and a new-idle failure does not count toward
+ * cache_nice_tries; a periodic idle balance that fails twice
+ * (nr_balance_failed 2 > cache_nice_tries 1) moves a hot task.
+ */
+static void test_newidle_pulls_cold_task(void **state)
+{
+	(void)state;
+	struct sim *sim = scene(two_llc);
+	struct task_struct *b, *c;
+
+	tu_busy(sim, 0);
+	b = queued(sim, 0, 100 * NSEC_PER_USEC);
+	c = queued(sim, 0, 2 * NSEC_PER_MSEC);
+	steady(sim, 0);
+	sim->this_cpu = 1;
+	assert_int_equal(newidle_balance(sim, &sim->rq[1]), 1);
+	assert_int_equal(task_cpu(c), 1);
+	assert_int_equal(task_cpu(b), 0);
+	assert_int_equal(sim->rq[0].nr_running, 2);
+	tu_sim_free(sim);
+
+	sim = scene(two_llc);
+	tu_busy(sim, 0);
+	b = queued(sim, 0, 100 * NSEC_PER_USEC);
+	c = queued(sim, 0, 300 * NSEC_PER_USEC);
+	steady(sim, 0);
+	struct sched_domain *mc = level(sim, 1, "MC");
+
+	sim->this_cpu = 1;
+	assert_int_equal(sched_balance_rq(sim, 1, mc, CPU_NEWLY_IDLE), 0);
+	assert_int_equal(mc->nr_balance_failed, 0);
+	/* Periodic balancing of the idle CPU: fails, fails, then moves B. */
+	assert_int_equal(sched_balance_rq(sim, 1, mc, CPU_IDLE), 0);
+	assert_int_equal(sched_balance_rq(sim, 1, mc, CPU_IDLE), 0);
+	assert_int_equal(mc->nr_balance_failed, 2);
+	assert_int_equal(sched_balance_rq(sim, 1, mc, CPU_IDLE), 1);
+	assert_int_equal(task_cpu(b), 1);
+	assert_int_equal(mc->nr_balance_failed, 0);
+	tu_sim_free(sim);
+}
+
+/*
+ * Across LLCs (PKG, no SD_SHARE_LLC): CPUs 0 and 1 each run one task and
+ * queue another (4 on 2 CPUs: overloaded), CPUs 2-3 idle. CPU 2's idle
+ * balance fills its group's spare capacity: migrate_util, imbalance
+ * 2048 - 0. The busiest queue by util is CPU 0 (a tie goes to the first),
+ * whose one queued task moves; then CPU 0 has one task left and detaching
+ * stops. CPU 3 is not the CPU that balances {2-3} (should_we_balance():
+ * the first idle CPU, 2).
+ */
+static void test_idle_cpu_fills_other_llc(void **state)
+{
+	(void)state;
+	struct sim *sim = scene(two_llc);
+	struct task_struct *q0, *q1;
+
+	tu_busy(sim, 0);
+	tu_busy(sim, 1);
+	q0 = queued(sim, 0, 5 * NSEC_PER_MSEC);
+	q1 = queued(sim, 1, 5 * NSEC_PER_MSEC);
+	steady(sim, 0);
+	steady(sim, 1);
+	struct sched_domain *pkg3 = level(sim, 3, "PKG"), *pkg2 = level(sim, 2, "PKG");
+
+	sim->this_cpu = 3;
+	assert_int_equal(sched_balance_rq(sim, 3, pkg3, CPU_IDLE), 0);
+	sim->this_cpu = 2;
+	assert_int_equal(sched_balance_rq(sim, 2, pkg2, CPU_IDLE), 1);
+	assert_int_equal(task_cpu(q0), 2);
+	assert_int_equal(task_cpu(q1), 1);
+	tu_sim_free(sim);
+}
+
+/*
+ * NUMA: node 0 has A running and B queued on CPU 0, CPU 1 idle; node 1 is
+ * idle. Node 0 has spare capacity (util 1024 of 2048), so the imbalance
+ * is in tasks: prefer_sibling (MC below) -> sibling_imbalance() = 2 - 0.
+ * adjust_numa_imbalance(): the destination would run 0 + 1 <= imb_numa_nr
+ * (2) tasks and 2 <= NUMA_IMBALANCE_MIN: tolerated, nothing crosses the
+ * node. With C also running on CPU 1 (3 tasks, util 2048: overloaded) the
+ * spare capacity of node 1 is filled (migrate_util) and B moves.
+ */
+static void test_numa_imbalance(void **state)
+{
+	(void)state;
+	struct sim *sim = scene(two_node);
+	struct task_struct *b;
+	struct sched_domain *numa;
+
+	tu_busy(sim, 0);
+	b = queued(sim, 0, 5 * NSEC_PER_MSEC);
+	steady(sim, 0);
+	numa = level(sim, 2, "NUMA");
+	assert_int_equal(numa->imb_numa_nr, 2);
+	sim->this_cpu = 2;
+	assert_int_equal(sched_balance_rq(sim, 2, numa, CPU_IDLE), 0);
+	assert_int_equal(task_cpu(b), 0);
+	tu_sim_free(sim);
+
+	sim = scene(two_node);
+	tu_busy(sim, 0);
+	tu_busy(sim, 1);
+	b = queued(sim, 0, 5 * NSEC_PER_MSEC);
+	steady(sim, 0);
+	steady(sim, 1);
+	numa = level(sim, 2, "NUMA");
+	sim->this_cpu = 2;
+	assert_int_equal(sched_balance_rq(sim, 2, numa, CPU_IDLE), 1);
+	assert_int_equal(task_cpu(b), 2);
+	tu_sim_free(sim);
+}
+
+/*
+ * A busy CPU does not pull from a group that is merely fully busy: CPU 0
+ * runs one task, CPU 1 runs one task; CPU 1's busy balance at MC finds
+ * group {0} fully busy, not overloaded: nothing to do.
+ */
+static void test_busy_balanced(void **state)
+{
+	(void)state;
+	struct sim *sim = scene(two_llc);
+
+	tu_busy(sim, 0);
+	tu_busy(sim, 1);
+	steady(sim, 0);
+	steady(sim, 1);
+	sim->this_cpu = 1;
+	assert_int_equal(sched_balance_rq(sim, 1, level(sim, 1, "MC"), CPU_NOT_IDLE), 0);
+	assert_int_equal(sim->rq[0].nr_running, 1);
+	tu_sim_free(sim);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_newidle_pulls_cold_task),
+		cmocka_unit_test(test_idle_cpu_fills_other_llc),
+		cmocka_unit_test(test_numa_imbalance),
+		cmocka_unit_test(test_busy_balanced),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
