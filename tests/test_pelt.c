@@ -31,11 +31,11 @@ static void test_ramp_and_decay(void **state)
 	(void)state;
 	struct sched_avg sa = { 0 };
 
-	pelt_update(&sa, 32 * PERIOD_NS, 1, 1, 1, 1024);
+	pelt_update(&sa, 32 * PERIOD_NS, 1, 1, 1024, 1024);
 	/* 1 - y^32 = 1/2 */
 	assert_true(sa.util_avg >= 507 && sa.util_avg <= 517);
 	assert_true(sa.load_avg >= 507 && sa.load_avg <= 517);
-	pelt_update(&sa, 64 * PERIOD_NS, 1, 1, 1, 1024);
+	pelt_update(&sa, 64 * PERIOD_NS, 1, 1, 1024, 1024);
 	/* 1 - y^64 = 3/4 */
 	assert_true(sa.util_avg >= 763 && sa.util_avg <= 773);
 	unsigned long before = sa.util_avg;
@@ -49,6 +49,17 @@ static void test_ramp_and_decay(void **state)
 	pelt_update(&w, 32 * PERIOD_NS, 1, 1, 0, 1024);
 	assert_int_equal(w.util_avg, 0);
 	assert_true(w.load_avg >= 507 && w.load_avg <= 517);
+
+	/*
+	 * Capacity invariance: the same 32 periods running on a CPU of
+	 * capacity 256 did a quarter of the work: 1024/4 x 1/2 = 128 (within
+	 * the truncation above, divided by 4); load is not scaled.
+	 */
+	struct sched_avg l = { 0 };
+
+	pelt_update(&l, 32 * PERIOD_NS, 1, 1, 256, 1024);
+	assert_true(l.util_avg >= 126 && l.util_avg <= 130);
+	assert_true(l.load_avg >= 507 && l.load_avg <= 517);
 }
 
 static void test_util_est(void **state)

@@ -288,7 +288,7 @@ static struct task_struct *task_util_of(struct sim *sim, int cpu, unsigned int u
 
 /*
  * tensor-gs101, every CPU idle. A task of util 300 does not fit an A55
- * with fits_capacity()'s 25% headroom (300 x 1280 = 384000 against
+ * with fits_capacity()'s 20% headroom (300 x 1280 = 384000 against
  * 161 x 1024 = 164864) but fits an A76 (499 x 1024 = 510976).
  *  - prev = target = 0 (an A55): on every kernel select_idle_capacity()
  *    scans from 0 and takes the first idle CPU that fits: 4.

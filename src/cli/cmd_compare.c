@@ -25,12 +25,12 @@ static char *default_workload[] = { "hackbench", "-g", "32", "-f", "20", "--thre
 				    "--pipe", "-l", "400", "-s", "100", NULL };
 
 static const char compare_usage[] =
-	"Usage: wakesim compare [--machine M] [--cost-profile P] [--base FEATURES] --test FEATURES\n"
-	"                       [--runs N] [--seed FIRST] [--loads NAME=V1,V2,...]\n"
+	"Usage: wakesim compare [--machine M] [--kernel K] [--cost-profile P] [--base FEATURES]\n"
+	"                       --test FEATURES [--runs N] [--seed FIRST] [--loads NAME=V1,V2,...]\n"
 	"                       [--sysctl NAME=VALUE]... [--node N | --cpus LIST]\n"
 	"                       [-j N] [--json] [-o FILE] -- WORKLOAD [ARGS...]\n"
 	"Runs both sides N times (default 5; seeds FIRST..FIRST+N-1) per load level.\n"
-	"--base defaults to \"default\" (mainline). --loads g=2,4 appends \"-g 2\", then\n"
+	"--base defaults to \"default\" (the --kernel profile's). --loads g=2,4 appends \"-g 2\", then\n"
 	"\"-g 4\", to the workload's arguments (overriding the same option there); a\n"
 	"long name appends \"--name V\", or the option a workload names it by\n"
 	"(`wakesim workloads`: tbench clients=8 gives --nprocs 8, pgbench clients=8\n"

@@ -12,10 +12,12 @@
 #include "workload/workload.h"
 
 static const char run_usage[] =
-	"Usage: wakesim run [--machine M] [--cost-profile P] [--features F] [--sysctl NAME=VALUE]...\n"
-	"                   [--seed N] [--node N | --cpus LIST] [--wc-threshold T] [--json] [-o FILE]\n"
-	"                   -- WORKLOAD [ARGS...]\n"
+	"Usage: wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F]\n"
+	"                   [--sysctl NAME=VALUE]... [--seed N] [--node N | --cpus LIST]\n"
+	"                   [--wc-threshold T] [--json] [-o FILE] -- WORKLOAD [ARGS...]\n"
 	"Runs one simulation and prints the benchmark's output and the run's metrics.\n"
+	"--kernel: v5.12, v6.4 (CFS), v6.6 or mainline (EEVDF, the default): the\n"
+	"profile's pick, wake-up path and defaults (docs/kernel-model.md).\n"
 	"--cost-profile: a built-in profile (costs/NAME.json) or a file such as\n"
 	"`wakesim calibrate` writes; it replaces the machine's own costs.\n"
 	"--wc-threshold: the shortest idle-while-a-task-waits interval the\n"

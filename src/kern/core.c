@@ -99,8 +99,7 @@ void set_task_cpu(struct sim *sim, struct task_struct *p, int new_cpu)
 	sim->met.migrations[migr_class_of(sim, old, new_cpu)]++;
 	if (sched_cfs(sim))
 		cfs_migrate_task_rq(sim, p);
-	pelt_update(&sim->rq[old].cfs.avg, sim->now, sim->rq[old].cfs.load,
-		    sim->rq[old].cfs.nr_queued, sim->rq[old].cfs.curr != NULL, 1);
+	update_load_avg_se(sim, &sim->rq[old], NULL);
 	pelt_update(&p->se.avg, sim->now, 0, 0, 0, p->se.weight);
 	pelt_detach(&sim->rq[old].cfs.avg, &p->se.avg);
 	p->attach_pending = true;
@@ -391,8 +390,7 @@ void wake_up_new_task(struct sim *sim, struct task_struct *p)
 	p->cpu = cpu;
 	p->wake_cpu = cpu;
 	rq = cpu_rq(sim, cpu);
-	pelt_update(&rq->cfs.avg, sim->now, rq->cfs.load, rq->cfs.nr_queued,
-		    rq->cfs.curr != NULL, 1);
+	update_load_avg_se(sim, rq, NULL);
 	pelt_init_task(&p->se.avg, &rq->cfs.avg, rq->cfs.avg.load_avg, p->se.weight,
 		       sim->m->topo.cpu[cpu].capacity, sim->now);
 	p->attach_pending = true;

@@ -281,10 +281,12 @@ void update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
 {
 	struct cfs_rq *cfs = &rq->cfs;
 
+	unsigned long cap = rq->cpu_capacity;
+
 	if (se)
-		pelt_update(&se->avg, sim->now, !!se->on_rq, !!se->on_rq, cfs->curr == se,
+		pelt_update(&se->avg, sim->now, !!se->on_rq, !!se->on_rq, cfs->curr == se ? cap : 0,
 			    se->weight);
-	pelt_update(&cfs->avg, sim->now, cfs->load, cfs->nr_queued, cfs->curr != NULL, 1);
+	pelt_update(&cfs->avg, sim->now, cfs->load, cfs->nr_queued, cfs->curr ? cap : 0, 1);
 }
 
 /*

@@ -46,7 +46,7 @@ static u32 segments(u64 periods, u32 d1, u32 d3)
 }
 
 static u64 accumulate(u64 delta, struct sched_avg *sa, unsigned long load,
-		      unsigned long runnable, int running)
+		      unsigned long runnable, unsigned long running)
 {
 	u32 contrib = (u32)delta;
 	u64 periods;
@@ -66,13 +66,14 @@ static u64 accumulate(u64 delta, struct sched_avg *sa, unsigned long load,
 		sa->load_sum += (u64)load * contrib;
 	if (runnable)
 		sa->runnable_sum += (u64)runnable * contrib << SCHED_CAPACITY_SHIFT;
+	/* contrib << SCHED_CAPACITY_SHIFT on a full-capacity CPU. */
 	if (running)
-		sa->util_sum += contrib << SCHED_CAPACITY_SHIFT;
+		sa->util_sum += contrib * (u32)running;
 	return periods;
 }
 
 int pelt_update(struct sched_avg *sa, u64 now, unsigned long load, unsigned long runnable,
-		int running, unsigned long avg_weight)
+		unsigned long running, unsigned long avg_weight)
 {
 	u64 delta;
 

@@ -27,12 +27,20 @@ u64 pelt_load_avg_max(void);
 /*
  * ___update_load_sum() then ___update_load_avg(): advance sa to now (ns)
  * with the given inputs (load: 0/1 for an entity, the weight sum for a
- * cfs_rq; runnable: 0/1 or a task count; running: 0/1), then recompute the
- * averages with avg_weight (the entity's weight, or 1 for a cfs_rq) if a
- * period boundary was crossed. Returns 1 if the averages changed.
+ * cfs_rq; runnable: 0/1 or a task count; running: 0, or the capacity
+ * 1..1024 of the CPU it runs on), then recompute the averages with
+ * avg_weight (the entity's weight, or 1 for a cfs_rq) if a period boundary
+ * was crossed. Returns 1 if the averages changed.
+ *
+ * Scaling the running contribution by capacity stands for the kernel's
+ * capacity-invariant PELT clock (rq_clock_pelt(), v5.1+): work done, not
+ * time spent, so a task's util is the same on a big and a LITTLE CPU. The
+ * kernel slows the whole clock while the CPU runs; here only util is
+ * scaled (load and runnable are not), which differs only on CPUs below
+ * capacity 1024.
  */
 int pelt_update(struct sched_avg *sa, u64 now, unsigned long load, unsigned long runnable,
-		int running, unsigned long avg_weight);
+		unsigned long running, unsigned long avg_weight);
 
 /* Add or remove an entity's sums to/from a cfs_rq (attach/detach_entity_load_avg). */
 void pelt_attach(struct sched_avg *cfs, const struct sched_avg *se);

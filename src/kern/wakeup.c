@@ -14,8 +14,8 @@
  * reads (machine/coherence.h); sim->met counts the CPUs it examined.
  * On CPUs of unequal capacity, select_idle_capacity() and the fit tests of
  * util_fits_cpu() without uclamp. Not modelled: EAS
- * (find_energy_efficient_cpu()), uclamp, WF_CURRENT_CPU, per-CPU kthread stacking (no workload has kthreads),
- * SCHED_IDLE tasks, core scheduling.
+ * (find_energy_efficient_cpu()), uclamp, WF_CURRENT_CPU, per-CPU kthread
+ * stacking (no workload has kthreads), SCHED_IDLE tasks, core scheduling.
  */
 #include "kernel.h"
 #include "pelt.h"
@@ -403,7 +403,7 @@ static bool sis_idle_cores(struct sim *sim, int target)
 	return false;
 }
 
-/* fits_capacity(): util fits cap with 20% headroom (util x 1.25 < cap). */
+/* fits_capacity(): util fits cap with 20% headroom (util x 1.25 < cap, capacity 0..1024). */
 static inline bool fits_capacity(unsigned long util, unsigned long cap)
 {
 	return util * 1280 < cap * 1024;
