@@ -53,6 +53,11 @@ static void test_bad_input(void **state)
 	expect_usage_error("run --machine " HOST " -- hackbench -g x", "\"x\" is not an integer");
 	expect_usage_error("run --machine " HOST " -- hackbench --bogus", "unknown option \"--bogus\"");
 	expect_usage_error("run --machine " HOST " --sysctl nope=1 -- hackbench", "unknown tunable");
+	/* A knob of the other pick algorithm would be silently ignored: refused. */
+	expect_usage_error("run --machine " HOST " --sysctl min_granularity_ns=1000000 -- hackbench",
+			   "kernel mainline (EEVDF) has no such tunable");
+	expect_usage_error("run --machine " HOST " --kernel v6.4 --sysctl base_slice_ns=100000 -- hackbench",
+			   "kernel v6.4 (CFS) has no such tunable");
 	expect_usage_error("run --machine " HOST " --cpus 0-9 -- hackbench", "has CPUs 0-1");
 	expect_usage_error("run --machine " HOST " --node 3 -- hackbench", "has nodes 0-0");
 	expect_usage_error("run --machine " HOST, "no workload");
@@ -102,6 +107,25 @@ static void test_bad_input(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "ln -s r.json %s/link && %s run --machine %s -o %s/link --json -- hackbench -g 1 -l 6 && test -L %s/link && grep -c 'hackbench -g 1 -l 6' %s/r.json",
 			       dir, tu_wakesim(), HOST, dir, dir, dir), 0);
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+}
+
+/* The sysctl (sched_*), debugfs and table spellings name the same knob. */
+static void test_sysctl_spellings(void **state)
+{
+	(void)state;
+	char buf[1 << 14];
+	const char *w = tu_wakesim();
+	const char *names[] = { "sched_latency_ns", "latency_ns",
+				"/sys/kernel/debug/sched/latency_ns" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_int_equal(tu_sh(buf, sizeof(buf), "%s run --machine %s --kernel v6.4 --sysctl "
+				       "%s=9000000 -- hackbench -g 1 -l 5", w, HOST, names[i]), 0);
+		assert_non_null(strstr(buf, "sysctls sched_latency_ns=9000000"));
+	}
+	assert_int_equal(tu_sh(buf, sizeof(buf), "%s run --machine %s --sysctl "
+			       "sched_migration_cost_ns=1000 -- hackbench -g 1 -l 5", w, HOST), 0);
+	assert_non_null(strstr(buf, "migration_cost_ns=1000"));
 }
 
 static void test_compare_json_and_jobs(void **state)
@@ -165,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_sysctl_spellings),
 		cmocka_unit_test(test_compare_json_and_jobs),
 		cmocka_unit_test(test_topo_and_lists),
 	};

@@ -282,6 +282,11 @@ static void test_bad_machines(void **state)
 	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"l2_bytes\": 1,"
 				  " \"llc_bytes\": 1, \"core_types\": [] } }\n");
 	expect_load_error(spec, "field \"topology.core_types\": expected an array of 1 to 8 objects");
+	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"l2_bytes\": 1,"
+				  " \"llc_bytes\": 1, \"core_types\": [ { \"name\": \"big\", \"cores\": 2 },\n"
+				  " { \"name\": \"big\", \"cores\": 2 } ] } }\n");
+	expect_load_error(spec, "m.json:2: field \"topology.core_types[1].name\": \"big\" already names "
+				"core_types[0]");
 	write_file(dir, "m.json", "null\n");
 	expect_load_error(spec, "m.json:1: expected a JSON object, found null");
 	/* Not regular files: refused, never read (a FIFO would block). */

@@ -42,7 +42,7 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 	sched_tunables_default(&spec->tunables, m->topo.nr_cpus);
 	sched_tunables_kernel(&spec->tunables, o->kver, m->topo.nr_cpus);
 	for (int i = 0; i < o->nr_sysctl; i++)
-		if (sched_tunables_set(&spec->tunables, o->sysctl[i], err, sizeof(err))) {
+		if (sched_tunables_set(&spec->tunables, o->kver, o->sysctl[i], err, sizeof(err))) {
 			fprintf(stderr, "wakesim: %s\n", err);
 			return -1;
 		}
@@ -279,10 +279,7 @@ int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 		return 1;
 	}
 	case 'P':
-		if (o->cost_profile) {
-			fprintf(stderr, "wakesim %s: --cost-profile given twice\n", cmd);
-			return -1;
-		}
+		/* The last one wins, as for every other repeated option. */
 		o->cost_profile = optarg;
 		return 1;
 	case 'S':

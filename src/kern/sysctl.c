@@ -54,29 +54,53 @@ struct tunable {
 	size_t off;
 	u64 min, max;
 	const char *help;
+	int sched;		/* SCHED_ANY, or the one pick algorithm that has it */
 };
 
-#define T(field, lo, hi, help) { #field, offsetof(struct sched_tunables, field), lo, hi, help }
+enum { SCHED_ANY, SCHED_CFS_ONLY, SCHED_EEVDF_ONLY };
+
+#define T(field, lo, hi, help) { #field, offsetof(struct sched_tunables, field), lo, hi, help, SCHED_ANY }
+#define TS(field, lo, hi, help, sched) { #field, offsetof(struct sched_tunables, field), lo, hi, help, sched }
 static const struct tunable tunables[] = {
-	T(base_slice_ns, 100000, 100000000, "EEVDF request size (sysctl_sched_base_slice)"),
+	TS(base_slice_ns, 100000, 100000000, "EEVDF profiles: request size (sysctl_sched_base_slice)", SCHED_EEVDF_ONLY),
 	T(migration_cost_ns, 0, 100000000, "cache-hot window of task_hot() and new-idle"),
 	T(idle_delay_ns, 0, 100000000, "S2 IDLE_DELAY: how long a CPU stays 'idle' after leaving idle"),
 	T(sis_short_ns, 0, 100000000, "S4 SIS_SHORT: dur_avg below this is a short task (min_granularity/8 on CFS, base_slice/8 on EEVDF)"),
 	T(timer_slack_ns, 0, 100000000, "hrtimer slack of sleeping tasks (prctl PR_SET_TIMERSLACK)"),
-	T(sched_latency_ns, 100000, 1000000000, "CFS profiles: sysctl_sched_latency, the period of sched_slice()"),
-	T(min_granularity_ns, 100000, 1000000000, "CFS profiles: sysctl_sched_min_granularity"),
-	T(wakeup_granularity_ns, 0, 1000000000, "CFS profiles: sysctl_sched_wakeup_granularity"),
+	TS(sched_latency_ns, 100000, 1000000000, "CFS profiles: sysctl_sched_latency, the period of sched_slice()", SCHED_CFS_ONLY),
+	TS(min_granularity_ns, 100000, 1000000000, "CFS profiles: sysctl_sched_min_granularity", SCHED_CFS_ONLY),
+	TS(wakeup_granularity_ns, 0, 1000000000, "CFS profiles: sysctl_sched_wakeup_granularity", SCHED_CFS_ONLY),
 	T(wc_threshold_ns, 1000, 10000000000ULL, "wakesim's work-conservation checker: shortest idle-while-waiting interval counted (--wc-threshold)"),
-	{ "hz", offsetof(struct sched_tunables, hz), 100, 1000, "CONFIG_HZ: tick rate" },
+	{ "hz", offsetof(struct sched_tunables, hz), 100, 1000, "CONFIG_HZ: tick rate", SCHED_ANY },
 };
 #undef T
+#undef TS
 
 static unsigned long long tunable_value(const struct sched_tunables *t, const struct tunable *tu)
 {
 	return !strcmp(tu->name, "hz") ? t->hz : *(const u64 *)((const char *)t + tu->off);
 }
 
-int sched_tunables_set(struct sched_tunables *t, const char *assignment, char *err,
+/*
+ * The table's name, the sysctl spelling ("sched_" + name, as
+ * /proc/sys/kernel/sched_* before v5.13) or the debugfs one (the name
+ * without "sched_", as /sys/kernel/debug/sched/ since v5.13).
+ */
+static const struct tunable *tunable_find(const char *base)
+{
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < sizeof(tunables) / sizeof(tunables[0]); i++) {
+			const char *n = tunables[i].name;
+
+			if ((pass == 0 && !strcmp(n, base)) ||
+			    (pass == 1 && !strncmp(base, "sched_", 6) && !strcmp(n, base + 6)) ||
+			    (pass == 2 && !strncmp(n, "sched_", 6) && !strcmp(n + 6, base)))
+				return &tunables[i];
+		}
+	return NULL;
+}
+
+int sched_tunables_set(struct sched_tunables *t, int kver, const char *assignment, char *err,
 		       size_t errlen)
 {
 	const char *eq = strchr(assignment, '=');
@@ -90,14 +114,18 @@ int sched_tunables_set(struct sched_tunables *t, const char *assignment, char *e
 	name[eq - assignment] = '\0';
 	/* Accept the debugfs path spelling too. */
 	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	const struct tunable *tu = tunable_find(base);
 
-	if (!strncmp(base, "sched_", 6) && strcmp(base, "sched_"))
-		base += 6;
-	for (size_t i = 0; i < sizeof(tunables) / sizeof(tunables[0]); i++) {
-		const struct tunable *tu = &tunables[i];
+	if (tu) {
+		bool cfs = kver < KV_6_6;
 
-		if (strcmp(tu->name, base))
-			continue;
+		/* Setting a knob the profile's kernel does not have would be ignored. */
+		if ((tu->sched == SCHED_CFS_ONLY && !cfs) || (tu->sched == SCHED_EEVDF_ONLY && cfs)) {
+			snprintf(err, errlen, "--sysctl %s: kernel %s (%s) has no such tunable; it "
+				 "belongs to %s profiles", tu->name, kernel_version_name(kver),
+				 cfs ? "CFS" : "EEVDF", cfs ? "EEVDF (v6.6, mainline)" : "CFS (v5.12, v6.4)");
+			return -1;
+		}
 		errno = 0;
 		unsigned long long v = strtoull(eq + 1, &end, 10);
 

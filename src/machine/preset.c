@@ -216,6 +216,7 @@ static int parse_core_types(const struct jctx *c, json_object *a, struct core_ty
 	static const char *const known[] = { "name", "cores", "cores_per_cluster",
 		"threads_per_core", "capacity", "speed", NULL };
 	int n = json_object_is_type(a, json_type_array) ? (int)json_object_array_length(a) : 0;
+	char names[MAX_CORE_TYPES][64];
 
 	if (n < 1 || n > MAX_CORE_TYPES) {
 		char what[96];
@@ -237,6 +238,16 @@ static int parse_core_types(const struct jctx *c, json_object *a, struct core_ty
 		if (check_keys(c, e, p, known) || get_str(c, e, p, "name", false, name, sizeof(name)) ||
 		    get_int(c, e, p, "cores", true, 1, WS_MAX_CPUS, &ty[i].cores))
 			return -1;
+		/* Users tell the types apart by name (P/E, big/LITTLE): two alike is a slip. */
+		snprintf(names[i], sizeof(names[i]), "%s", name);
+		for (int k = 0; k < i && name[0]; k++)
+			if (!strcmp(names[k], name)) {
+				char path[64], what[128];
+
+				snprintf(path, sizeof(path), "%sname", p);
+				snprintf(what, sizeof(what), "\"%s\" already names core_types[%d]", name, k);
+				return jfail(c, path, what);
+			}
 		ty[i].cores_per_cluster = ty[i].cores;
 		if (get_int(c, e, p, "cores_per_cluster", false, 1, WS_MAX_CPUS, &ty[i].cores_per_cluster) ||
 		    get_int(c, e, p, "threads_per_core", false, 1, 8, &ty[i].threads_per_core) ||

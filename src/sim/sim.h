@@ -156,8 +156,13 @@ int sim_run(struct sim *sim, char *err, size_t errlen);
 void sched_tunables_default(struct sched_tunables *t, int nr_cpus);
 /* Switch t to a kernel version's profile: its pick algorithm and defaults. */
 void sched_tunables_kernel(struct sched_tunables *t, int kver, int nr_cpus);
-/* Apply "name=value" (--sysctl); returns 0 or -1 with err. */
-int sched_tunables_set(struct sched_tunables *t, const char *assignment, char *err,
+/*
+ * Apply "name=value" (--sysctl) for kernel profile kver; name is the
+ * table's, the sysctl (sched_*) or the debugfs spelling. Returns 0, or -1
+ * with err: unknown name, value out of range, or a knob the profile's pick
+ * algorithm lacks (base_slice_ns on CFS, the granularities on EEVDF).
+ */
+int sched_tunables_set(struct sched_tunables *t, int kver, const char *assignment, char *err,
 		       size_t errlen);
 /* The tunables of t that differ from def, "name=value,...", or "default". */
 void sched_tunables_diff(const struct sched_tunables *def, const struct sched_tunables *t,
