@@ -150,6 +150,13 @@ static void test_compare_json_and_jobs(void **state)
 				   "-- hackbench -l 20", w, HOST), 0);
 	assert_non_null(strstr(a, "test: IDLE_DELAY"));
 	assert_true(strstr(a, "%)") || strstr(a, "%*"));
+	/* The text table too is the same whatever the number of workers. */
+	assert_int_equal(tu_sh(b, sizeof(b), "%s compare --machine %s --test IDLE_DELAY --runs 2 "
+				   "-j 1 -- hackbench -l 20", w, HOST), 0);
+	assert_string_equal(a, b);
+	assert_int_equal(tu_sh(b, sizeof(b), "%s compare --machine %s --test IDLE_DELAY --runs 2 "
+				   "-j 3 -- hackbench -l 20", w, HOST), 0);
+	assert_string_equal(a, b);
 }
 
 static void test_topo_and_lists(void **state)

@@ -2,8 +2,8 @@
 # Install what wakesim builds and tests with, from Debian 12's packages.
 # Uses sudo when not root. Safe to run again.
 set -eu
-# dbench: tbench's load file, /usr/share/dbench/client.txt.
-pkgs="gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench"
+# dbench: tbench's load file, /usr/share/dbench/client.txt. jq and time: bench/.
+pkgs="gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench jq time"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
