@@ -7,10 +7,6 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-format-truncation
 CFLAGS ?= -O2 -g
-# Link-time optimisation for ./wakesim: 15-30% faster simulations with
-# byte-identical output (docs/performance.md). Fat objects let the test
-# programs link the same objects without paying an LTO link each.
-LTO ?= -flto=auto -ffat-lto-objects
 CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -Isrc/machine -Iinclude -Ibuild $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lm -lpthread
 
@@ -28,7 +24,7 @@ SAN_OBJ := $(patsubst %.c,build/san/obj/%.o,$(SRC))
 all: wakesim
 
 wakesim: build/obj/src/cli/main.o $(OBJ)
-	@echo "  LD $@"; $(CC) $(CFLAGS) $(LTO) -o $@ $^ $(LDLIBS)
+	@echo "  LD $@"; $(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/presets_data.c: tools/embed.sh $(wildcard machines/*.json costs/*.json)
 	@mkdir -p build
@@ -36,7 +32,7 @@ build/presets_data.c: tools/embed.sh $(wildcard machines/*.json costs/*.json)
 
 build/obj/%.o: %.c | build/presets_data.c
 	@mkdir -p $(dir $@)
-	@echo "  CC $<"; $(CC) $(CFLAGS) $(LTO) -MMD -MP -c -o $@ $<
+	@echo "  CC $<"; $(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 build/san/obj/%.o: %.c | build/presets_data.c
 	@mkdir -p $(dir $@)
@@ -44,7 +40,7 @@ build/san/obj/%.o: %.c | build/presets_data.c
 
 build/tests/%: tests/%.c tests/testutil.h $(OBJ) wakesim
 	@mkdir -p $(dir $@)
-	@echo "  LD $@"; $(CC) $(CFLAGS) -fno-lto -Itests -o $@ $< $(OBJ) $(LDLIBS) -lcmocka
+	@echo "  LD $@"; $(CC) $(CFLAGS) -Itests -o $@ $< $(OBJ) $(LDLIBS) -lcmocka
 
 build/san/tests/%: tests/%.c tests/testutil.h $(SAN_OBJ) wakesim
 	@mkdir -p $(dir $@)

@@ -76,6 +76,14 @@ static void test_netperf(void **state)
 	/* One CPU does all four syscalls in turn: 3000 ns, 333333.33/s. */
 	run(IDEAL2, "netperf -t TCP_RR -T 0,0 -l -1000");
 	expect_near(number_after("sum of Trans. Rate per sec:"), 1e9 / 3000, 1e-6, "TCP_RR -T 0,0");
+	/*
+	 * --warmup runs unmeasured first: 0.2 s of warm-up (100000 transactions)
+	 * then 0.1 s measured, at the same 2000 ns per transaction. The instance
+	 * line reports the measured 0.10 s, not 0.30, and the same rate.
+	 */
+	run(IDEAL2, "netperf -t TCP_RR -T 0,1 -l 0.1 --warmup 0.2");
+	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "TCP_RR --warmup");
+	assert_non_null(strstr(out, "0.10     500000"));
 	/* UDP_RR is timed only; the same costs give the same rate. */
 	run(IDEAL2, "netperf -t UDP_RR -T 0,1 -l 1");
 	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "UDP_RR");

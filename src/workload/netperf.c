@@ -9,7 +9,11 @@
  * is outstanding. The test lasts -l seconds from each instance's start (or
  * -l -N: N transactions), measured by the instance; the rate is its
  * transactions over its elapsed time, and N concurrent instances are
- * summed, as the manual does. The instances are all created first and
+ * summed, as the manual does. --warmup S (a wakesim extension) runs each
+ * instance S seconds before its measured -l: a real run's first second is
+ * nothing against its 60, but PELT (and SIS_UTIL's scan budget from it)
+ * and the balance intervals need a few hundred ms to settle, which would
+ * dominate the short runs simulations use. The instances are all created first and
  * released together (a shell loop's few-ms stagger is nothing against its
  * 10 s runs, but would dominate the short runs simulations use). UDP loses
  * nothing on loopback here (no retransmission is needed).
@@ -32,14 +36,17 @@ struct np_client {
 	int state;
 	bool slept;
 	u64 remain;
-	unsigned long long trans;
-	u64 start_ns, end_ns;
+	unsigned long long trans;	/* every transaction, warm-up included */
+	unsigned long long trans0;	/* trans when the measured run began */
+	u64 go_ns, start_ns, end_ns;	/* released; measured run began; ended */
+	bool measuring;
 };
 
 struct netperf {
 	bool udp;
 	int instances;
 	long long testlen;		/* >0: ns; <0: transactions */
+	u64 warmup_ns;			/* --warmup: unmeasured run before -l */
 	u64 req, resp;
 	int lcpu, rcpu;			/* -T: netperf's and netserver's CPU, or -1 */
 	struct launcher l;
@@ -59,7 +66,9 @@ const char netperf_usage[] =
 	"  -r REQ,RESP request and response sizes (default 1,1; one value sets both;\n"
 	"              K/M/G suffixes are 2^10..2^30, k/m/g 10^3..10^9)\n"
 	"  --instances N   N concurrent netperf/netserver pairs, as a shell loop\n"
-	"              starts them (wakesim; default 1); their rates are summed\n";
+	"              starts them (wakesim; default 1); their rates are summed\n"
+	"  --warmup S  run S seconds unmeasured before -l starts (wakesim; default 0):\n"
+	"              lets PELT and SIS_UTIL settle in short simulated runs\n";
 
 static void run(struct step *out, u64 ns)
 {
@@ -72,9 +81,11 @@ static bool instance_done(struct sim *sim, const struct np_client *c)
 {
 	const struct netperf *np = c->np;
 
+	if (!c->measuring)
+		return false;
 	if (np->testlen > 0)
 		return sim->now - c->start_ns >= (u64)np->testlen;
-	return c->trans >= (unsigned long long)-np->testlen;
+	return c->trans - c->trans0 >= (unsigned long long)-np->testlen;
 }
 
 static void client_step(struct sim *sim, struct task_struct *p, struct step *out)
@@ -90,10 +101,16 @@ static void client_step(struct sim *sim, struct task_struct *p, struct step *out
 				out->kind = STEP_BLOCK;
 				return;
 			}
-			c->start_ns = sim->now;
+			c->go_ns = sim->now;
 			c->state = C_SEND_SYSCALL;
 			continue;
 		case C_SEND_SYSCALL:
+			/* The measured run begins at the first transaction after the warm-up. */
+			if (!c->measuring && sim->now - c->go_ns >= c->np->warmup_ns) {
+				c->measuring = true;
+				c->start_ns = sim->now;
+				c->trans0 = c->trans;
+			}
 			if (instance_done(sim, c)) {
 				c->end_ns = sim->now;
 				chan_close(sim, &conn->c2s);
@@ -178,7 +195,7 @@ static double np_rate(const struct np_client *c)
 {
 	u64 el = c->end_ns - c->start_ns;
 
-	return el ? (double)c->trans * 1e9 / (double)el : 0;
+	return el ? (double)(c->trans - c->trans0) * 1e9 / (double)el : 0;
 }
 
 static void np_report(struct sim *sim, struct workload *wl, FILE *out)
@@ -287,10 +304,12 @@ struct workload *netperf_create(int argc, char **argv, bool *help, char *err, si
 {
 	static const struct option longopts[] = {
 		{ "instances", required_argument, NULL, 'I' }, { "help", no_argument, NULL, 'h' },
+		{ "warmup", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *test = NULL, *tool = "netperf";
 	long long testlen = 10 * (long long)NSEC_PER_SEC;
+	u64 warmup = 0;
 	long instances = 1, v;
 	int lcpu = -1, rcpu = -1;
 	u64 req = 1, resp = 1;
@@ -317,6 +336,11 @@ struct workload *netperf_create(int argc, char **argv, bool *help, char *err, si
 					return NULL;
 				testlen = (long long)ns;
 			}
+			break;
+		case 'W':
+			if (wl_parse_seconds(tool, "--warmup", optarg, 0, WL_MAX_SECONDS * NSEC_PER_SEC,
+					     &warmup, err, errlen))
+				return NULL;
 			break;
 		case 'H':
 			if (strcmp(optarg, "localhost") && strcmp(optarg, "127.0.0.1") &&
@@ -420,6 +444,7 @@ bad_r:
 	np->udp = !strcmp(test, "UDP_RR");
 	np->instances = (int)instances;
 	np->testlen = testlen;
+	np->warmup_ns = warmup;
 	np->req = req;
 	np->resp = resp;
 	np->lcpu = lcpu;
