@@ -11,9 +11,10 @@
  * transactions over its elapsed time, and N concurrent instances are
  * summed, as the manual does. --warmup S (a wakesim extension) runs each
  * instance S seconds before its measured -l: a real run's first second is
- * nothing against its 60, but PELT (and SIS_UTIL's scan budget from it)
- * and the balance intervals need a few hundred ms to settle, which would
- * dominate the short runs simulations use. The instances are all created first and
+ * nothing against its 60, but PELT needs about 100 ms to settle and
+ * SIS_UTIL's scan budget, refreshed by busy CPUs' LLC-level balancing,
+ * seconds (docs/fidelity.md): both would dominate the short runs
+ * simulations use. The instances are all created first and
  * released together (a shell loop's few-ms stagger is nothing against its
  * 10 s runs, but would dominate the short runs simulations use). UDP loses
  * nothing on loopback here (no retransmission is needed).
@@ -68,7 +69,8 @@ const char netperf_usage[] =
 	"  --instances N   N concurrent netperf/netserver pairs, as a shell loop\n"
 	"              starts them (wakesim; default 1); their rates are summed\n"
 	"  --warmup S  run S seconds unmeasured before -l starts (wakesim; default 0):\n"
-	"              lets PELT and SIS_UTIL settle in short simulated runs\n";
+	"              lets PELT settle in short simulated runs (SIS_UTIL's budget\n"
+	"              takes seconds on big LLCs: docs/fidelity.md)\n";
 
 static void run(struct step *out, u64 ns)
 {
