@@ -7,6 +7,7 @@
  * files must be refused with the file, line and key.
  */
 #include "testutil.h"
+#include "sim/jsonpos.h"
 
 #define IDEAL "tests/data/ideal-2cpu.json"
 
@@ -333,6 +334,48 @@ static void test_bad_files(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s -- rt-app %s/none.json",
 			       tu_wakesim(), IDEAL, dir), 2);
 	assert_non_null(strstr(out, "No such file"));
+	/*
+	 * A NUL byte used to end the text there, so the error named the wrong
+	 * thing ("tasks": expected an object of threads); the reader machine
+	 * files use (sim/textfile.c) names the NUL.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "printf '{ \"tasks\": {} }\\0 }' > %s/nul.json && "
+			       "%s run --machine %s -- rt-app %s/nul.json", dir, tu_wakesim(), IDEAL, dir), 2);
+	assert_non_null(strstr(out, "nul.json: contains a NUL byte"));
+}
+
+/*
+ * The key walker itself, on text worked by hand: workgen's K<n> with n
+ * from 1 per object, skipping names already taken ("a1" is taken by the
+ * first rename, so the key "a1" becomes "a11" and the third "a" is "a2");
+ * keys of nested and sibling objects are separate sets; strings that are
+ * values, and comments, are not keys.
+ */
+static void test_key_walker(void **state)
+{
+	(void)state;
+	const char *in = "{ \"a\": 1, \"a\": \"a\",\n"
+			 "  \"a1\": 3, /* \"a\": */ \"o\": { \"a\": 0, \"a\": 0 },\n"
+			 "  \"a\": 4 }";
+	const char *want = "{ \"a\": 1, \"a1\": \"a\",\n"
+			   "  \"a11\": 3, /* \"a\": */ \"o\": { \"a\": 0, \"a1\": 0 },\n"
+			   "  \"a2\": 4 }";
+	int renamed = -1;
+	char *got = json_unique_keys(in, strlen(in), &renamed);
+	char key[32];
+
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	assert_int_equal(renamed, 4);
+	free(got);
+	/* The first repeat is the second "a", on line 1; none once renamed. */
+	assert_int_equal(json_repeated_key(in, strlen(in), key, sizeof(key)), 1);
+	assert_string_equal(key, "a");
+	assert_int_equal(json_repeated_key(want, strlen(want), key, sizeof(key)), 0);
+	/* A repeat inside the nested object on line 2 is found there. */
+	in = "{ \"x\": 1,\n \"o\": { \"y\": 1, \"y\": 2 } }";
+	assert_int_equal(json_repeated_key(in, strlen(in), key, sizeof(key)), 2);
+	assert_string_equal(key, "y");
 }
 
 static void test_workgen_keys_and_notes(void **state)
@@ -361,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_phases_loops_duration),
 		cmocka_unit_test(test_affinity_and_nice),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_key_walker),
 		cmocka_unit_test(test_workgen_keys_and_notes),
 	};
 

@@ -137,54 +137,44 @@ double calib_syscall_ns(const struct calib_opts *o)
 	return median(r, REPS);
 }
 
-double calib_pipe_rw_ns(const struct calib_opts *o)
+/*
+ * A 1-byte write then read on a connected pair (closed on return): write()
+ * and read() take a socket's sendmsg/recvmsg path as send() and recv() do.
+ */
+static double pair_rw_ns(const struct calib_opts *o, int fd[2])
 {
 	double r[REPS];
 	long n = iters(o, 300000);
-	int fd[2];
 	char c = 1;
+	double ret = -1;
 
-	if (pipe(fd))
-		return -1;
 	for (int rep = 0; rep < REPS; rep++) {
 		uint64_t t0 = now_ns();
 
 		for (long i = 0; i < n; i++)
-			if (write(fd[1], &c, 1) != 1 || read(fd[0], &c, 1) != 1) {
-				close(fd[0]);
-				close(fd[1]);
-				return -1;
-			}
+			if (write(fd[1], &c, 1) != 1 || read(fd[0], &c, 1) != 1)
+				goto out;
 		r[rep] = (double)(now_ns() - t0) / (double)n;
 	}
+	ret = median(r, REPS);
+out:
 	close(fd[0]);
 	close(fd[1]);
-	return median(r, REPS);
+	return ret;
+}
+
+double calib_pipe_rw_ns(const struct calib_opts *o)
+{
+	int fd[2];
+
+	return pipe(fd) ? -1 : pair_rw_ns(o, fd);
 }
 
 double calib_unix_rw_ns(const struct calib_opts *o)
 {
-	double r[REPS];
-	long n = iters(o, 300000);
 	int sv[2];
-	char c = 1;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		return -1;
-	for (int rep = 0; rep < REPS; rep++) {
-		uint64_t t0 = now_ns();
-
-		for (long i = 0; i < n; i++)
-			if (send(sv[0], &c, 1, 0) != 1 || recv(sv[1], &c, 1, 0) != 1) {
-				close(sv[0]);
-				close(sv[1]);
-				return -1;
-			}
-		r[rep] = (double)(now_ns() - t0) / (double)n;
-	}
-	close(sv[0]);
-	close(sv[1]);
-	return median(r, REPS);
+	return socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ? -1 : pair_rw_ns(o, sv);
 }
 
 /* ---- two threads on one CPU ---- */

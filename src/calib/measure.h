@@ -24,7 +24,8 @@ double calib_c2c_ns(int a, int b, const struct calib_opts *o);
 double calib_syscall_ns(const struct calib_opts *o);
 /* write(2) of one byte to a pipe and read(2) of it back, by one thread. */
 double calib_pipe_rw_ns(const struct calib_opts *o);
-/* send(2) of one byte on an AF_UNIX stream socket pair and recv(2) of it. */
+/* One byte written to an AF_UNIX stream socket pair and read back: the
+ * unix_stream_sendmsg()/recvmsg() path send(2) and recv(2) take. */
 double calib_unix_rw_ns(const struct calib_opts *o);
 /* sched_yield() between two threads pinned to cpu: one switch each. */
 double calib_yield_switch_ns(int cpu, const struct calib_opts *o);

@@ -23,6 +23,7 @@
 
 #include "presets_data.h"
 #include "sim/jsonpos.h"
+#include "sim/textfile.h"
 
 struct jctx {
 	const char *text;
@@ -534,6 +535,23 @@ static int parse_costs(const struct jctx *c, json_object *o, struct costs *k)
 	return 0;
 }
 
+/*
+ * "idle_states" (replacing the machine's) and "costs" (over what is already
+ * set), as a machine file and a cost profile both give them.
+ */
+static int parse_idle_and_costs(const struct jctx *c, json_object *root, struct machine *m)
+{
+	json_object *o;
+
+	if (json_object_object_get_ex(root, "idle_states", &o) && parse_idle_states(c, o, m))
+		return -1;
+	if (!json_object_object_get_ex(root, "costs", &o))
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return jfail(c, "costs", "expected an object");
+	return parse_costs(c, o, &m->costs);
+}
+
 static int parse_doc(const char *text, size_t len, const char *file, json_object **out,
 		     char *err, size_t errlen)
 {
@@ -606,8 +624,6 @@ static int parse_doc(const char *text, size_t len, const char *file, json_object
 
 static int parse_profile(const char *text, size_t len, const char *file, struct machine *m,
 			 char *err, size_t errlen);
-static int read_text_file(const char *path, const char *what, char **text, size_t *lenp,
-			  char *err, size_t errlen);
 
 int machine_parse_json(const char *text, size_t len, const char *file, struct machine *m,
 		       char *err, size_t errlen)
@@ -650,16 +666,8 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 		if (parse_profile(b->text, b->len, bname, m, err, errlen))
 			goto out;
 	}
-	if (json_object_object_get_ex(root, "idle_states", &o) && parse_idle_states(&c, o, m))
+	if (parse_idle_and_costs(&c, root, m))
 		goto out;
-	if (json_object_object_get_ex(root, "costs", &o)) {
-		if (!json_object_is_type(o, json_type_object)) {
-			jfail(&c, "costs", "expected an object");
-			goto out;
-		}
-		if (parse_costs(&c, o, &m->costs))
-			goto out;
-	}
 	if (json_object_object_get_ex(root, "sources", &o)) {
 		if (!json_object_is_type(o, json_type_object)) {
 			jfail(&c, "sources", "expected an object of strings");
@@ -703,16 +711,8 @@ static int parse_profile(const char *text, size_t len, const char *file, struct 
 	}
 	if (check_keys(&c, root, "", known) || get_str(&c, root, "", "name", true, name, sizeof(name)))
 		goto out;
-	if (json_object_object_get_ex(root, "idle_states", &o) && parse_idle_states(&c, o, m))
+	if (parse_idle_and_costs(&c, root, m))
 		goto out;
-	if (json_object_object_get_ex(root, "costs", &o)) {
-		if (!json_object_is_type(o, json_type_object)) {
-			jfail(&c, "costs", "expected an object");
-			goto out;
-		}
-		if (parse_costs(&c, o, &m->costs))
-			goto out;
-	}
 	if (json_object_object_get_ex(root, "sources", &o)) {
 		if (!json_object_is_type(o, json_type_object)) {
 			jfail(&c, "sources", "expected an object of strings");
@@ -796,7 +796,7 @@ int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, s
 				snprintf(err + off, errlen - (size_t)off, "; or a file)");
 			return -1;
 		}
-		if (read_text_file(spec, "cost profile", &text, &len, err, errlen))
+		if (text_file_read(spec, "cost profile", &text, &len, err, errlen))
 			return -1;
 		int r = parse_profile(text, len, spec, m, err, errlen);
 
@@ -863,87 +863,13 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 	return 0;
 }
 
-/* A regular text file of at most 16 MiB, NUL-terminated, in *text (free it). */
-static int read_text_file(const char *path, const char *what, char **text, size_t *lenp,
-			  char *err, size_t errlen)
-{
-	const size_t limit = 1 << 24;
-	struct stat st;
-	FILE *f;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-
-	if (stat(path, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	/* Directories, FIFOs and devices are no JSON files (and may block). */
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		return -1;
-	}
-	f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	/* Read to the end: /proc files report a size of 0. */
-	for (;;) {
-		if (len == cap) {
-			char *nb = cap < limit + 1 ? realloc(buf, cap ? 2 * cap : 65536) : NULL;
-
-			if (!nb) {
-				snprintf(err, errlen, cap >= limit + 1 ? "%s: larger than a %s may be (16 MiB)"
-								      : "%s: out of memory", path, what);
-				free(buf);
-				fclose(f);
-				return -1;
-			}
-			buf = nb;
-			cap = cap ? 2 * cap : 65536;
-		}
-		size_t r = fread(buf + len, 1, cap - len, f);
-
-		len += r;
-		if (!r)
-			break;
-	}
-	if (ferror(f) || len > limit) {
-		snprintf(err, errlen, ferror(f) ? "%s: cannot read" : "%s: larger than a %s may be (16 MiB)",
-			 path, what);
-		free(buf);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	if (len == cap) {
-		char *nb = realloc(buf, len + 1);
-
-		if (!nb) {
-			snprintf(err, errlen, "%s: out of memory", path);
-			free(buf);
-			return -1;
-		}
-		buf = nb;
-	}
-	buf[len] = '\0';
-	if (strlen(buf) != len) {
-		snprintf(err, errlen, "%s: contains a NUL byte: not a JSON text file", path);
-		free(buf);
-		return -1;
-	}
-	*text = buf;
-	*lenp = len;
-	return 0;
-}
-
 static int load_file(const char *path, struct machine *m, char *err, size_t errlen)
 {
 	char *buf;
 	size_t len;
 	int ret;
 
-	if (read_text_file(path, "machine file", &buf, &len, err, errlen))
+	if (text_file_read(path, "machine file", &buf, &len, err, errlen))
 		return -1;
 	ret = machine_parse_json(buf, len, path, m, err, errlen);
 	free(buf);

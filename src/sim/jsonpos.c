@@ -164,14 +164,25 @@ static void keyset_clear(struct keyset *k)
 	k->curid = 1;
 }
 
-int json_repeated_key(const char *text, size_t len, char *key, size_t keylen)
+/*
+ * Walk the object keys of JSON text with, for each open object, the set of
+ * its keys seen so far (finding a repeat and workgen's renaming both need
+ * it). on_key gets the key's name (at most 250 bytes), the indices of its
+ * opening and closing quotes, and its line; a non-zero return stops the
+ * walk and is returned. Nesting past MAX_DEPTH returns -1; an unterminated
+ * string ends the walk.
+ */
+typedef int (*key_fn)(void *ctx, struct keyset *k, const char *name, size_t open,
+		      size_t close, int line);
+
+static int walk_keys(const char *text, size_t len, key_fn on_key, void *ctx)
 {
 	struct keyset st[MAX_DEPTH] = { { 0 } };
 	bool arr[MAX_DEPTH] = { 0 };
-	int depth = 0, line = 1, found = 0;
+	int depth = 0, line = 1, ret = 0;
 	bool expect_key = false;
 
-	for (size_t i = 0; i < len && !found; i++) {
+	for (size_t i = 0; i < len && !ret; i++) {
 		char ch = text[i];
 
 		if (ch == '\n') {
@@ -179,27 +190,24 @@ int json_repeated_key(const char *text, size_t len, char *key, size_t keylen)
 		} else if (ch == '/') {
 			i = skip_comment(text, len, i, &line);
 		} else if (ch == '"') {
-			size_t from = i + 1;
+			size_t open = i;
 
 			i = skip_string(text, len, i, &line);
 			if (i >= len)
 				break;
 			if (depth && !arr[depth - 1] && expect_key) {
+				size_t n = i - open - 1;
 				char name[300];
 
 				expect_key = false;
-				snprintf(name, sizeof(name), "%.*s", (int)(i - from < 250 ? i - from : 250),
-					 text + from);
-				if (keyset_has(&st[depth - 1], name)) {
-					snprintf(key, keylen, "%s", name);
-					found = line;
-				} else if (keyset_add(&st[depth - 1], name, strlen(name))) {
-					break;
-				}
+				snprintf(name, sizeof(name), "%.*s", (int)(n < 250 ? n : 250), text + open + 1);
+				ret = on_key(ctx, &st[depth - 1], name, open, i, line);
 			}
 		} else if (ch == '{' || ch == '[') {
-			if (depth == MAX_DEPTH)
+			if (depth == MAX_DEPTH) {
+				ret = -1;
 				break;
+			}
 			arr[depth] = ch == '[';
 			keyset_clear(&st[depth]);
 			depth++;
@@ -215,107 +223,97 @@ int json_repeated_key(const char *text, size_t len, char *key, size_t keylen)
 		keyset_clear(&st[d]);
 		free(st[d].key);
 	}
-	return found;
+	return ret;
+}
+
+struct repeat {
+	char *key;
+	size_t keylen;
+};
+
+/* A repeat stops the walk with its line. */
+static int repeat_key(void *ctx, struct keyset *k, const char *name, size_t open, size_t close,
+		      int line)
+{
+	struct repeat *r = ctx;
+
+	(void)open;
+	(void)close;
+	if (keyset_has(k, name)) {
+		snprintf(r->key, r->keylen, "%s", name);
+		return line;
+	}
+	return keyset_add(k, name, strlen(name)) ? -1 : 0;
+}
+
+int json_repeated_key(const char *text, size_t len, char *key, size_t keylen)
+{
+	struct repeat r = { key, keylen };
+	int line = walk_keys(text, len, repeat_key, &r);
+
+	return line > 0 ? line : 0;
+}
+
+struct unique {
+	const char *text;
+	char *out;
+	size_t olen, cap;
+	size_t copied;		/* text before this index is in out */
+	int renamed;
+};
+
+static int out_put(struct unique *u, const char *s, size_t n)
+{
+	if (u->olen + n > u->cap) {
+		size_t cap = 2 * (u->olen + n);
+		char *o = realloc(u->out, cap + 1);
+
+		if (!o)
+			return -1;
+		u->out = o;
+		u->cap = cap;
+	}
+	memcpy(u->out + u->olen, s, n);
+	u->olen += n;
+	return 0;
+}
+
+/* A repeated key K becomes K<curid>, the first such name not taken yet. */
+static int unique_key(void *ctx, struct keyset *k, const char *name, size_t open, size_t close,
+		      int line)
+{
+	struct unique *u = ctx;
+	char nk[300];
+
+	(void)line;
+	if (!keyset_has(k, name))
+		return keyset_add(k, name, strlen(name)) ? -1 : 0;
+	snprintf(nk, sizeof(nk), "%s%d", name, k->curid);
+	while (keyset_has(k, nk)) {
+		k->curid++;
+		snprintf(nk, sizeof(nk), "%s%d", name, k->curid);
+	}
+	if (keyset_add(k, nk, strlen(nk)) || out_put(u, u->text + u->copied, open + 1 - u->copied) ||
+	    out_put(u, nk, strlen(nk)))
+		return -1;
+	u->copied = close;	/* the closing quote goes out with what follows */
+	u->renamed++;
+	return 0;
 }
 
 char *json_unique_keys(const char *text, size_t len, int *renamed)
 {
-	struct keyset st[MAX_DEPTH] = { { 0 } };
-	bool arr[MAX_DEPTH] = { 0 };
-	int depth = 0, line = 1;
-	bool expect_key = false, failed = false;
-	size_t cap = len + 64, olen = 0;
-	char *out = malloc(cap + 1);
+	struct unique u = { .text = text, .cap = len + 64 };
 
 	*renamed = 0;
-	if (!out)
+	u.out = malloc(u.cap + 1);
+	if (!u.out)
 		return NULL;
-	for (size_t i = 0; i < len && !failed; i++) {
-		char ch = text[i];
-		size_t from = i;
-
-		if (ch == '/') {
-			i = skip_comment(text, len, i, &line);
-			if (i >= len)
-				i = len - 1;
-		} else if (ch == '"') {
-			i = skip_string(text, len, i, &line);
-			if (i >= len)
-				i = len - 1;
-			if (depth && !arr[depth - 1] && expect_key && i > from) {
-				struct keyset *k = &st[depth - 1];
-				size_t n = i - from - 1;
-				char name[300];
-
-				expect_key = false;
-				snprintf(name, sizeof(name), "%.*s", (int)(n < 250 ? n : 250), text + from + 1);
-				if (keyset_has(k, name)) {
-					char nk[300];
-
-					snprintf(nk, sizeof(nk), "%s%d", name, k->curid);
-					while (keyset_has(k, nk)) {
-						k->curid++;
-						snprintf(nk, sizeof(nk), "%s%d", name, k->curid);
-					}
-					failed |= keyset_add(k, nk, strlen(nk)) != 0;
-					(*renamed)++;
-					size_t need = olen + strlen(nk) + 2 + (len - i);
-
-					if (need > cap) {
-						char *no = realloc(out, need + 64 + 1);
-
-						if (!no) {
-							failed = true;
-							break;
-						}
-						out = no;
-						cap = need + 64;
-					}
-					olen += (size_t)sprintf(out + olen, "\"%s\"", nk);
-					continue;
-				}
-				failed |= keyset_add(k, name, strlen(name)) != 0;
-			}
-		} else if (ch == '{' || ch == '[') {
-			if (depth == MAX_DEPTH) {
-				failed = true;
-				break;
-			}
-			arr[depth] = ch == '[';
-			keyset_clear(&st[depth]);
-			depth++;
-			expect_key = ch == '{';
-		} else if (ch == '}' || ch == ']') {
-			if (depth)
-				depth--;
-		} else if (ch == ',' && depth && !arr[depth - 1]) {
-			expect_key = true;
-		} else if (ch == '\n') {
-			line++;
-		}
-		size_t n = i - from + 1;
-
-		if (olen + n + (len - i) > cap) {
-			char *no = realloc(out, olen + n + (len - i) + 64 + 1);
-
-			if (!no) {
-				failed = true;
-				break;
-			}
-			out = no;
-			cap = olen + n + (len - i) + 64;
-		}
-		memcpy(out + olen, text + from, n);
-		olen += n;
-	}
-	for (int d = 0; d < MAX_DEPTH; d++) {
-		keyset_clear(&st[d]);
-		free(st[d].key);
-	}
-	if (failed) {
-		free(out);
+	if (walk_keys(text, len, unique_key, &u) || out_put(&u, text + u.copied, len - u.copied)) {
+		free(u.out);
 		return NULL;
 	}
-	out[olen] = '\0';
-	return out;
+	u.out[u.olen] = '\0';
+	*renamed = u.renamed;
+	return u.out;
 }

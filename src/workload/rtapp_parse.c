@@ -18,9 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "sim/jsonpos.h"
+#include "sim/textfile.h"
 
 struct pctx {
 	const char *file;
@@ -545,39 +545,15 @@ static int parse_global(struct pctx *c, json_object *g)
 int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 {
 	struct pctx c = { .file = path, .f = f, .err = err, .errlen = errlen };
-	struct stat st;
 	char *raw = NULL, *text = NULL;
+	size_t len;
 	json_object *root = NULL;
 	int ret = -1, renamed = 0;
-	FILE *fp = NULL;
 
 	memset(f, 0, sizeof(*f));
 	f->duration_s = -1;
-	if (stat(path, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (text_file_read(path, "rt-app file", &raw, &len, err, errlen))
 		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		return -1;
-	}
-	if (st.st_size > (64 << 20)) {
-		snprintf(err, errlen, "%s: larger than 64 MiB", path);
-		return -1;
-	}
-	fp = fopen(path, "r");
-	raw = malloc((size_t)st.st_size + 1);
-	if (!fp || !raw) {
-		snprintf(err, errlen, "%s: %s", path, fp ? "out of memory" : strerror(errno));
-		goto out;
-	}
-	size_t len = fread(raw, 1, (size_t)st.st_size, fp);
-
-	raw[len] = '\0';
-	if (ferror(fp)) {
-		snprintf(err, errlen, "%s: read error", path);
-		goto out;
-	}
 	text = json_unique_keys(raw, len, &renamed);
 	c.renamed = renamed;
 	if (!text) {
@@ -701,8 +677,6 @@ int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 	f->renamed = renamed;
 	ret = 0;
 out:
-	if (fp)
-		fclose(fp);
 	if (root)
 		json_object_put(root);
 	free(raw);
@@ -737,31 +711,13 @@ int rtapp_check_cpus(const struct ra_file *f, int nr_cpus, char *err, size_t err
 /* The file's text as parsed: read again, repeated keys renamed. */
 static char *load_text(const char *path, size_t *len)
 {
-	FILE *fp = fopen(path, "r");
-	char *raw = NULL, *text = NULL;
-	size_t cap = 0, n = 0;
+	char *raw, *text = NULL, err[256];
+	size_t n;
 	int renamed;
 
-	if (!fp)
+	if (text_file_read(path, "rt-app file", &raw, &n, err, sizeof(err)))
 		return NULL;
-	for (;;) {
-		if (n == cap) {
-			char *nr = realloc(raw, cap ? 2 * cap : 65536);
-
-			if (!nr)
-				break;
-			raw = nr;
-			cap = cap ? 2 * cap : 65536;
-		}
-		size_t r = fread(raw + n, 1, cap - n, fp);
-
-		n += r;
-		if (!r)
-			break;
-	}
-	fclose(fp);
-	if (raw)
-		text = json_unique_keys(raw, n, &renamed);
+	text = json_unique_keys(raw, n, &renamed);
 	free(raw);
 	*len = text ? strlen(text) : 0;
 	return text;
