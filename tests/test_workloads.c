@@ -221,6 +221,25 @@ static void test_pgbench(void **state)
 	 */
 	run(IDEAL1, "pgbench -S -c 1 -T 0.1");
 	expect_near(number_after("tps ="), 1e9 / 38860, 1e-3, "pgbench tps");
+	/*
+	 * --buffer-hit 0: both missable pages miss, each adding the two
+	 * partitions held 600 ns and a pread() of 1000 ns (copying is free
+	 * here): 38860 + 2 x 1600 = 42060 ns, 23776 tps.
+	 */
+	run(IDEAL1, "pgbench -S -c 1 -T 0.1 --buffer-hit 0");
+	expect_near(number_after("tps ="), 1e9 / 42060, 1e-3, "pgbench --buffer-hit 0");
+	/*
+	 * Misses make backends wake each other (a partition's releaser wakes
+	 * its waiter), so their wakee_flips grow and wake_wide() starts to say
+	 * "wide", which S3's AFFINE_SAME_LLC then overrules; with every page
+	 * cached, backends wake only their pgbench thread and it never does.
+	 */
+	run("kunpeng920-48 --node 0 --kernel v5.12 --features AFFINE_SAME_LLC",
+	    "pgbench -n -S -c 24 -j 4 -T 0.1");
+	assert_null(strstr(out, "hits_AFFINE_SAME_LLC"));
+	run("kunpeng920-48 --node 0 --kernel v5.12 --features AFFINE_SAME_LLC",
+	    "pgbench -n -S -c 24 -j 4 -T 0.1 --buffer-hit 33");
+	assert_true(number_after("hits_AFFINE_SAME_LLC") > 0);
 	/* -t: each client runs exactly its transactions (pgbench_check). */
 	run("kunpeng920-48", "pgbench -n -S -c 6 -j 2 -t 50 -M prepared");
 	assert_non_null(strstr(out, "number of transactions actually processed: 300"));
@@ -336,6 +355,7 @@ static void test_flags(void **state)
 	expect_usage_error("tbench 4 10.0.0.1", "only loopback");
 	expect_usage_error("pgbench -b tpcb-like", "only the select-only script");
 	expect_usage_error("pgbench -c 2 -j 4", "must be no more than");
+	expect_usage_error("pgbench --buffer-hit 101", "--buffer-hit: \"101\" is not an integer in 0..100");
 	expect_usage_error("pgbench -c 2 -T 1 -t 5", "either a number of transactions");
 	expect_usage_error("context_switch1 -t 0", "-t");
 	expect_usage_error("schbench -p 4096", "-p is not simulated");

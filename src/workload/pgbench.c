@@ -15,6 +15,19 @@
  * under one of PostgreSQL's 128 partition locks chosen by the key, the
  * "occasional contention" of concurrent clients on a partition.
  *
+ * --buffer-hit PCT (a wakesim extension, default 100) sizes the database
+ * against shared_buffers: each of the statement's two pages that are not
+ * always cached (the index leaf and the heap page; the upper index levels
+ * stay hot) misses with probability 100 - PCT. A miss is PostgreSQL's
+ * BufferAlloc() (src/backend/storage/buffer/bufmgr.c, v15): the victim's
+ * and the new tag's mapping partitions taken exclusively, in partition
+ * order, while the mapping moves, then the page read from the OS page cache
+ * with pread(). mmtests' timed-ro-medium puts the database at 60% of RAM
+ * and shared_buffers at 20%, so a uniformly random page is found in
+ * shared_buffers about a third of the time: --buffer-hit 33. Backends
+ * that wait for a partition are woken by the one releasing it, so misses
+ * make backends wake each other, which they never do otherwise.
+ *
  * tps is transactions completed divided by the run's duration (-T) or,
  * with -t, by the time the last client finished, as pgbench prints
  * "tps = X (without initial connection time)".
@@ -42,12 +55,17 @@
 #define PG_QUERY_BYTES 74		/* 'Q' message with the statement */
 #define PG_RESULT_BYTES 110		/* RowDescription, DataRow, Complete, Ready */
 #define PG_PARTITIONS 128		/* NUM_BUFFER_PARTITIONS */
+#define PG_MISS_PAGES 2			/* index leaf and heap page of one aid */
+#define PG_MISS_HOLD_NS 600		/* both partitions held: insert and delete the tag [assumed, as PG_PARTITION_HOLD_NS] */
+#define PG_PREAD_NS 1000		/* pread() of a cached 8 KiB page without the copy: entry/exit, filemap_read() lookup [R] */
+#define PG_PAGE_KIB 8			/* BLCKSZ */
 #define PG_BACKEND_WSS (256 * 1024)
 #define PG_CLIENT_WSS (32 * 1024)
 
 struct pgbench;
 
-enum { B_RECV_SYSCALL, B_RECV_DO, B_PLAN, B_LOCK, B_HELD, B_EXEC, B_SEND_SYSCALL, B_SEND_DO };
+enum { B_RECV_SYSCALL, B_RECV_DO, B_PLAN, B_LOCK, B_HELD, B_MISS, B_MISS_LOCK_LO, B_MISS_LOCK_HI,
+       B_MISS_HELD, B_MISS_READ, B_EXEC, B_SEND_SYSCALL, B_SEND_DO };
 enum { P_SCAN, P_SEND, P_SEND_DO, P_RECV_DO, P_POLL, P_POLL_WAIT, P_DONE };
 
 struct pg_conn {
@@ -58,6 +76,8 @@ struct pg_conn {
 	bool bslept;
 	u64 bgot;
 	int partition;
+	int misses;			/* pages of this statement still to read in */
+	int miss_lo, miss_hi;		/* the partitions a miss holds (equal: one) */
 	unsigned long long executed;
 	/* client side, in its pgbench thread */
 	bool busy;			/* a query is in flight */
@@ -87,6 +107,8 @@ struct pgbench {
 	struct pg_conn *conn;
 	struct pg_thread *thr;
 	struct ws_mutex part[PG_PARTITIONS];
+	int buffer_hit;			/* --buffer-hit, percent */
+	unsigned long long misses;	/* pages read into shared_buffers */
 	u64 start_ns, end_ns;
 	unsigned long long total, failed;
 	u64 lat_sum_ns;
@@ -115,6 +137,9 @@ const char pgbench_usage[] =
 	"  -h HOST     127.0.0.1/localhost: TCP loopback; a directory: Unix socket\n"
 	"  -r          per-statement latencies; -l with --aggregate-interval: the\n"
 	"              aggregated log lines are printed in the report\n"
+	"  --buffer-hit PCT   share of the leaf and heap page lookups found in\n"
+	"              shared_buffers (wakesim; default 100); mmtests' timed-ro-medium\n"
+	"              (database 60% of RAM, shared_buffers 20%) is about 33\n"
 	"Output: pgbench's summary; result: tps (without initial connection time).\n";
 
 static void run(struct step *out, u64 ns, bool kernel)
@@ -182,10 +207,55 @@ static void backend_step(struct sim *sim, struct task_struct *p, struct step *ou
 			return;
 		case B_HELD:
 			mutex_unlock_ws(sim, &pg->part[c->partition], p);
-			c->bstate = B_EXEC;
-			run(out, (pg->prepared ? PG_BACKEND_PREPARED_NS : PG_BACKEND_SIMPLE_NS) / 2 -
-				PG_PARTITION_HOLD_NS, false);
+			c->misses = 0;
+			if (pg->buffer_hit < 100)
+				for (int i = 0; i < PG_MISS_PAGES; i++)
+					c->misses += (int)rng_below(&sim->rng, 100) >= pg->buffer_hit;
+			c->bstate = B_MISS;
+			continue;
+		case B_MISS: {
+			if (!c->misses) {
+				c->bstate = B_EXEC;
+				run(out, (pg->prepared ? PG_BACKEND_PREPARED_NS : PG_BACKEND_SIMPLE_NS) / 2 -
+					PG_PARTITION_HOLD_NS, false);
+				return;
+			}
+			/* The victim's old tag and the new tag: any two partitions. */
+			int a = pick_partition(sim), b = pick_partition(sim);
+
+			c->miss_lo = a < b ? a : b;
+			c->miss_hi = a < b ? b : a;
+			c->bstate = B_MISS_LOCK_LO;
+			continue;
+		}
+		case B_MISS_LOCK_LO:
+		case B_MISS_LOCK_HI: {
+			int part = c->bstate == B_MISS_LOCK_LO ? c->miss_lo : c->miss_hi;
+
+			if (mutex_lock_ws(sim, &pg->part[part], p)) {
+				out->kind = STEP_BLOCK;
+				return;
+			}
+			if (c->bstate == B_MISS_LOCK_LO && c->miss_hi != c->miss_lo) {
+				c->bstate = B_MISS_LOCK_HI;
+				continue;
+			}
+			c->bstate = B_MISS_HELD;
+			run(out, PG_MISS_HOLD_NS, false);
 			return;
+		}
+		case B_MISS_HELD:
+			if (c->miss_hi != c->miss_lo)
+				mutex_unlock_ws(sim, &pg->part[c->miss_hi], p);
+			mutex_unlock_ws(sim, &pg->part[c->miss_lo], p);
+			c->bstate = B_MISS_READ;
+			run(out, PG_PREAD_NS + PG_PAGE_KIB * sim->m->costs.copy_ns_per_kib, true);
+			return;
+		case B_MISS_READ:
+			c->misses--;
+			pg->misses++;
+			c->bstate = B_MISS;
+			continue;
 		case B_EXEC:
 			c->executed++;
 			c->bstate = B_SEND_SYSCALL;
@@ -545,10 +615,11 @@ struct workload *pgbench_create(int argc, char **argv, bool *help, char *err, si
 		{ "no-vacuum", no_argument, NULL, 'n' },
 		{ "vacuum-all", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'H' },
+		{ "buffer-hit", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *tool = "pgbench";
-	long clients = 1, threads = 1, xacts = 0, v;
+	long clients = 1, threads = 1, xacts = 0, hit = 100, v;
 	u64 duration = 0, agg = 0;
 	bool select_only = true, prepared = false, rep = false, logflag = false, unix_sock = false;
 	int c;
@@ -618,6 +689,10 @@ struct workload *pgbench_create(int argc, char **argv, bool *help, char *err, si
 					     WL_MAX_SECONDS * NSEC_PER_SEC, &agg, err, errlen))
 				return NULL;
 			break;
+		case 'B':
+			if (wl_parse_long(tool, "--buffer-hit", optarg, 0, 100, &hit, err, errlen))
+				return NULL;
+			break;
 		case 'n':
 		case 'v':
 			break; /* no tables are vacuumed in a simulation */
@@ -682,6 +757,7 @@ struct workload *pgbench_create(int argc, char **argv, bool *help, char *err, si
 	pg->log_aggregate = logflag && agg;
 	pg->aggregate_ns = agg;
 	pg->unix_socket = unix_sock;
+	pg->buffer_hit = (int)hit;
 	pg->child = calloc((size_t)(clients + threads), sizeof(*pg->child));
 	pg->conn = calloc((size_t)clients, sizeof(*pg->conn));
 	pg->thr = calloc((size_t)threads, sizeof(*pg->thr));
