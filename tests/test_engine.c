@@ -61,6 +61,105 @@ static void test_event_order(void **state)
 	evq_free(&q);
 }
 
+/*
+ * The ring and the heap together pop in (time, seq) order, whatever mix of
+ * near events (ring), far ones (heap), moves and cancels: checked against
+ * a plain scan for the minimum over every queued event, while the clock
+ * crosses the ring's span many times (so buckets wrap).
+ */
+static void test_event_queue_split(void **state)
+{
+	(void)state;
+	enum { N = 300 };
+	struct evq q;
+	struct event e[N];
+	u64 t[N], seq[N], next_seq = 0, now = 0;
+	bool on[N] = { false };
+	struct rng r;
+	int pops = 0;
+
+	rng_seed(&r, 7);
+	assert_int_equal(evq_init(&q), 0);
+	for (int i = 0; i < N; i++)
+		event_init(&e[i], 0, i, NULL);
+	for (int step = 0; step < 200000; step++) {
+		int i = (int)rng_below(&r, N);
+		u64 kind = rng_below(&r, 10);
+
+		if (kind < 5) {
+			/* Near (same instant, same bucket, ring), far (heap), or
+			 * exactly at the ring's end. */
+			u64 d = kind == 0 ? 0 : kind == 1 ? rng_below(&r, 16)
+				: kind == 2 ? rng_below(&r, EVQ_RING_SPAN_NS)
+				: kind == 3 ? EVQ_RING_SPAN_NS + rng_below(&r, 5 * EVQ_RING_SPAN_NS)
+				: EVQ_RING_SPAN_NS - 8 + rng_below(&r, 16);
+
+			evq_schedule(&q, &e[i], now + d);
+			t[i] = now + d;
+			seq[i] = next_seq++;
+			on[i] = true;
+		} else if (kind < 6) {
+			evq_cancel(&q, &e[i]);
+			on[i] = false;
+		} else {
+			int want = -1;
+
+			for (int j = 0; j < N; j++)
+				if (on[j] && (want < 0 || t[j] < t[want] ||
+					      (t[j] == t[want] && seq[j] < seq[want])))
+					want = j;
+			struct event *got = evq_pop(&q);
+
+			if (want < 0) {
+				assert_null(got);
+				continue;
+			}
+			assert_ptr_equal(got, &e[want]);
+			assert_false(event_queued(got));
+			on[want] = false;
+			now = t[want];
+			pops++;
+		}
+		int queued = 0;
+
+		for (int j = 0; j < N; j++)
+			queued += on[j];
+		assert_int_equal(evq_size(&q), queued);
+	}
+	/* The clock crossed the ring's span many times. */
+	assert_true(now > 100 * EVQ_RING_SPAN_NS);
+	assert_true(pops > 50000);
+	evq_free(&q);
+}
+
+/*
+ * rng_jitter_ns() computes ns + ns * dev / 75675 * pct_x10 / 1000 in 64
+ * bits when it fits and in 128 otherwise: both give the formula's value,
+ * truncated toward zero, on each side of the switch.
+ */
+static void test_jitter_width(void **state)
+{
+	(void)state;
+	const u64 sizes[] = { 1, 999, (1ULL << 30) - 1, 1ULL << 30, 5ULL << 40 };
+
+	for (unsigned int k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+		for (int s = 1; s < 200; s++) {
+			struct rng a, b;
+
+			rng_seed(&a, (u64)s);
+			rng_seed(&b, (u64)s);
+			u64 v = rng_next(&b);
+			__int128 sum = (__int128)(v & 0xffff) + ((v >> 16) & 0xffff) +
+				       ((v >> 32) & 0xffff) + (v >> 48);
+			__int128 dev = 2 * sum - 4 * 65535;
+			__int128 want = (__int128)sizes[k] + (__int128)sizes[k] * dev * 50 / 75675000;
+
+			if (want < 1)
+				want = 1;
+			assert_true((__int128)rng_jitter_ns(&a, sizes[k], 50) == want);
+		}
+}
+
 static void test_jitter(void **state)
 {
 	(void)state;
@@ -145,6 +244,8 @@ int main(void)
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_event_order),
 		cmocka_unit_test(test_jitter),
+		cmocka_unit_test(test_jitter_width),
+		cmocka_unit_test(test_event_queue_split),
 		cmocka_unit_test(test_invariants),
 	};
 

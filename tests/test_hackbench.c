@@ -5,9 +5,14 @@
  */
 #include "testutil.h"
 
+#include "workload/steady.h"
 #include "workload/workload.h"
 
-static void run_and_check(const char *machine, const char *args)
+/*
+ * Run hackbench args on machine, check its conservation; returns its
+ * result (s). fast_forward: the result may exceed the simulated time.
+ */
+static double run_checked(const char *machine, const char *args, bool fast_forward)
 {
 	struct machine *m = tu_machine(machine);
 	struct sim *sim = calloc(1, sizeof(*sim));
@@ -42,12 +47,20 @@ static void run_and_check(const char *machine, const char *args)
 	bool hib;
 	double t = wl->ops->result(sim, wl, &unit, &hib);
 
-	assert_true(t > 0 && t < (double)sim->now / 1e9);
+	assert_true(t > 0);
+	if (!fast_forward)
+		assert_true(t < (double)sim->now / 1e9);
 	assert_string_equal(unit, "s");
 	assert_false(hib);
 	sim_free(sim);
 	free(sim);
 	tu_machine_free(m);
+	return t;
+}
+
+static void run_and_check(const char *machine, const char *args)
+{
+	run_checked(machine, args, false);
 }
 
 static void test_conservation(void **state)
@@ -60,6 +73,58 @@ static void test_conservation(void **state)
 	/* Big messages span pages and skbs; short reads must add up. */
 	run_and_check("epyc9654-2s", "-g 2 -f 4 -l 10 -s 9000 -p");
 	run_and_check("epyc9654-2s", "-g 2 -f 4 -l 10 -s 150000");
+}
+
+/*
+ * --fast-forward on ideal-2cpu (writes 1000 ns, reads 500 ns, nothing
+ * else costs): with one sender and one receiver on their own CPUs the
+ * writer is the bottleneck, so each loop takes 1000 ns and -l 200000 takes
+ * 0.200 s; the fast-forward must find 1.0 us per loop and give the same
+ * 0.200 s, the full run's figure. On a contended 2-CPU machine it must
+ * still conserve every message each child was asked to move, and land
+ * near the full run.
+ */
+static void test_fast_forward(void **state)
+{
+	(void)state;
+	char out[8192];
+	const char *w = tu_wakesim();
+
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-2cpu.json -- "
+			       "hackbench -g 1 -f 1 -l 200000 --pipe --fast-forward --ff-window 0.01",
+			       w), 0);
+	assert_non_null(strstr(out, "Time: 0.200\n"));
+	assert_non_null(strstr(out, "at 1.0 us per loop added"));
+	assert_null(strstr(out, "every loop simulated"));
+	/* The simulated part is what ran: less than the result. */
+	const char *sim_s = strstr(out, "simulated_seconds");
+
+	assert_non_null(sim_s);
+	assert_true(strtod(sim_s + strlen("simulated_seconds"), NULL) < 0.15);
+
+	double full = run_checked("sysfs:tests/data/host-2cpu-sysfs", "-g 2 -f 5 -l 40000 -p", false);
+	double ff = run_checked("sysfs:tests/data/host-2cpu-sysfs",
+				"-g 2 -f 5 -l 40000 -p --fast-forward", true);
+
+	/* Within 10%: the run's uneven end is not extrapolated, and the rate
+	 * is measured over 0.2 s of a 0.6 s run (docs/performance.md has the
+	 * figures; bench/fastforward measures S2). */
+	assert_true(ff > 0.9 * full && ff < 1.1 * full);
+}
+
+/* A run too short to become steady is the plain run, plus one line. */
+static void test_fast_forward_not_engaged(void **state)
+{
+	(void)state;
+	char a[8192], b[8192];
+	const char *w = tu_wakesim();
+
+	assert_int_equal(tu_sh(a, sizeof(a), "%s run --machine sysfs:tests/data/host-2cpu-sysfs -- "
+			       "hackbench -g 2 -f 5 -l 500 -p", w), 0);
+	assert_int_equal(tu_sh(b, sizeof(b), "%s run --machine sysfs:tests/data/host-2cpu-sysfs -- "
+			       "hackbench -g 2 -f 5 -l 500 -p --fast-forward | grep -v '^Fast-forward: "
+			       "none, every loop simulated (the two halves never agreed'", w), 0);
+	assert_string_equal(a, b);
 }
 
 static void expect_bad(const char *args, const char *needle)
@@ -108,6 +173,10 @@ static void test_flags(void **state)
 	expect_bad("-x", "unknown option \"-x\"");
 	expect_bad("--inet", "not simulated");
 	expect_bad("-g 2 extra", "unexpected argument \"extra\"");
+	expect_bad("--fast-forward --ff-tolerance 101", "--ff-tolerance: \"101\" is not a percentage");
+	expect_bad("--ff-tolerance x", "is not a percentage");
+	expect_bad("--ff-window 0", "--ff-window");
+	expect_bad("--ff-warmup -1", "--ff-warmup");
 
 	char *h[] = { "hackbench", "--help", NULL };
 
@@ -116,11 +185,75 @@ static void test_flags(void **state)
 	assert_non_null(strstr(err, "--pipe"));
 }
 
+/*
+ * steady.h's rule by hand. Units complete every 10 ns from 0; warm-up
+ * 1000 ns, halves of at least 200 ns, checkpoints every 40 ns, 4 units a
+ * round. The first checkpoint is at 1000; halves of 200 ns first exist at
+ * 1400 (1000-1200, 1200-1400), both at 0.1 units/ns: steady there, at
+ * 400 ns * 4 / 40 units = 40 ns a round, 0.1e6 / 4 = 25000 rounds/ms.
+ */
+static void test_steady_constant(void **state)
+{
+	(void)state;
+	struct steady s = { 0 };
+	int fired = 0;
+
+	steady_start(&s, 0, 1000, 200, 0.02, 4);
+	for (u64 k = 1; k <= 300; k++)
+		if (steady_unit_done(&s, 10 * k, k)) {
+			fired++;
+			assert_int_equal(10 * k, 1400);
+		}
+	assert_int_equal(fired, 1);
+	assert_true(s.steady);
+	assert_int_equal(s.steady_at_ns, 1400);
+	assert_float_equal(s.ns_per_round, 40.0, 1e-9);
+	assert_float_equal(s.rate_a, 25000.0, 1e-6);
+	assert_float_equal(s.rate_b, 25000.0, 1e-6);
+	steady_free(&s);
+}
+
+/*
+ * A drift after the warm-up: one unit per 10 ns until 1200 (120 units),
+ * then one per 20 ns. From 1000 the halves are [1000, 1000 + h] and
+ * [1000 + h, 1000 + 2h]; the later half runs at 0.05, the earlier at
+ * 10/h + 0.05 units/ns, so they agree within 2% only when 10/h <= about
+ * 0.01 x (0.1 + 10/h), h >= about 9900. At the checkpoint 20800 the middle
+ * falls at 10900, between checkpoints, and the earlier half is
+ * [1000, 10880]: 504 units in 9880 ns against 496 in 9920, a difference
+ * of 0.0010121 against an allowance of 0.0010101, refused. At 20840 the
+ * middle is the checkpoint 10920: 506/9920 against 496/9920, 0.0010081
+ * against 0.0010101, steady. Time per round: 19840 ns x 4 / 1002 units =
+ * 79.2016 ns, against 80 at the late rate: the residue of the drift.
+ */
+static void test_steady_drift(void **state)
+{
+	(void)state;
+	struct steady s = { 0 };
+	u64 fired_at = 0;
+
+	steady_start(&s, 0, 1000, 200, 0.02, 4);
+	for (u64 k = 1; k <= 120; k++)
+		assert_false(steady_unit_done(&s, 10 * k, k));
+	for (u64 k = 121; k <= 2000; k++)
+		if (steady_unit_done(&s, 1200 + 20 * (k - 120), k)) {
+			assert_int_equal(fired_at, 0);
+			fired_at = 1200 + 20 * (k - 120);
+		}
+	assert_int_equal(fired_at, 20840);
+	assert_float_equal(s.ns_per_round, 19840.0 * 4 / 1002, 1e-9);
+	steady_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conservation),
 		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_steady_constant),
+		cmocka_unit_test(test_fast_forward),
+		cmocka_unit_test(test_fast_forward_not_engaged),
+		cmocka_unit_test(test_steady_drift),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

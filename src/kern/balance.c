@@ -532,6 +532,23 @@ static u64 balance_interval_ns(struct sim *sim, struct sched_domain *sd, bool bu
 	return ns;
 }
 
+u64 sis_util_refresh_ns(struct sim *sim)
+{
+	u64 longest = 0;
+
+	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
+		struct sched_domain *sd = sim->doms.cpu[cpu].sd_llc;
+
+		if (sd) {
+			u64 ns = balance_interval_ns(sim, sd, true);
+
+			if (ns > longest)
+				longest = ns;
+		}
+	}
+	return longest;
+}
+
 /* sched_balance_domains(): every level whose interval elapsed. */
 static void rebalance_domains(struct sim *sim, struct rq *rq, enum cpu_idle_type idle)
 {

@@ -39,6 +39,14 @@ enum cpu_idle_type { CPU_NOT_IDLE, CPU_IDLE, CPU_NEWLY_IDLE };
 int sched_balance_rq(struct sim *sim, int dst_cpu, struct sched_domain *sd,
 		     enum cpu_idle_type idle);
 
+/*
+ * How often (ns) a busy CPU refreshes SIS_UTIL's nr_idle_scan: the longest
+ * busy balance interval of an LLC domain, since update_idle_cpu_scan()
+ * runs only in LLC-level periodic balance (fair.c, v6.1+). 0 without
+ * domains. It sets how long a run takes to settle (workload/steady.h).
+ */
+u64 sis_util_refresh_ns(struct sim *sim);
+
 /* group_classify(): overloaded, fully busy or with spare capacity. */
 enum group_type group_classify(unsigned int imbalance_pct, const struct sg_stats *sgs);
 /* adjust_numa_imbalance(): 0 when a small imbalance toward a quiet node is tolerated. */

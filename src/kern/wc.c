@@ -65,7 +65,7 @@ static void sample(struct sim *sim, struct sim_timer *t)
 
 	wc_sample(sim, wc);
 	/* Only the checker left: the run is over (or deadlocked). */
-	if (sim->evq.nr)
+	if (evq_size(&sim->evq))
 		timer_arm(sim, t, -1, sim->now + wc->period_ns);
 }
 

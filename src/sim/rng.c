@@ -69,7 +69,15 @@ uint64_t rng_jitter_ns(struct rng *r, uint64_t ns, unsigned pct_x10)
 	int64_t sum = (int64_t)(v & 0xffff) + (int64_t)((v >> 16) & 0xffff) +
 		      (int64_t)((v >> 32) & 0xffff) + (int64_t)(v >> 48);
 	int64_t dev = 2 * sum - 4 * 65535; /* mean 0, sigma 75675 (x2 units) */
-	/* delta = ns * dev/75675 * pct_x10/1000 */
+	/* delta = ns * dev/75675 * pct_x10/1000; |dev| < 2^18. In 64 bits
+	 * when the product fits (a 128-bit division is a library call), with
+	 * the same truncation toward zero. */
+	if (ns < (1ULL << 30) && pct_x10 <= 1000) {
+		int64_t delta = (int64_t)ns * dev * (int64_t)pct_x10 / (75675 * 1000);
+		int64_t out = (int64_t)ns + delta;
+
+		return out < 1 ? 1 : (uint64_t)out;
+	}
 	__int128 delta = (__int128)ns * dev * pct_x10 / ((__int128)75675 * 1000);
 	__int128 out = (__int128)ns + delta;
 

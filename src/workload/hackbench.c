@@ -18,10 +18,19 @@
 #include <string.h>
 
 #include "ipc/chan.h"
+#include "kern/lb.h"
+#include "kern/pelt.h"
+#include "launcher.h"
+#include "steady.h"
 #include "workload.h"
 
 /* Bytes of cache a hackbench task touches: stack, buffer, fd and socket state. */
 #define HACKBENCH_WSS_BYTES (16 * 1024)
+
+/* --ff-warmup not given: derived from the machine (ff_warmup_ns()). */
+#define FF_WARM_AUTO UINT64_MAX
+/* PELT halves history every LOAD_AVG_PERIOD periods of 1024 x 1024 ns. */
+#define PELT_HALFLIFE_NS ((u64)LOAD_AVG_PERIOD << 20)
 
 enum hb_role { HB_MAIN, HB_SENDER, HB_RECEIVER };
 
@@ -42,6 +51,7 @@ struct hb_task {
 	enum hb_state state;
 	int group, index;	/* which group, which sender/receiver in it */
 	long long msg;		/* messages done (sender: i * fds + j) */
+	long long target;	/* messages to do: loops x fds, less after a fast-forward */
 	u64 remaining;		/* bytes of the current message still to move */
 	bool slept;		/* slept inside the current syscall */
 	struct task_struct *task;
@@ -62,6 +72,16 @@ struct hackbench {
 	int mm_id;
 	u64 start_ns, stop_ns;
 	u64 sent_bytes, recv_bytes;	/* message bytes moved, for conservation */
+	/* --fast-forward (steady.h): loops_sim is the loops a sender really
+	 * sends, on average, loops until a steady state cuts it; ff_skip_ns is
+	 * the time of the loops skipped. */
+	bool ff;
+	u64 ff_warm_ns, ff_window_ns;
+	double ff_tol;
+	struct steady st;
+	u64 recv_msgs;
+	double loops_sim;
+	double ff_skip_ns;
 };
 
 static int nr_children(const struct hackbench *hb)
@@ -86,6 +106,56 @@ static void child_exit_notify(struct sim *sim, struct hb_task *t)
 	/* do_notify_parent() wakes wait() with WF_SYNC; a thread's exit wakes
 	 * pthread_join() through its futex, a plain wake-up. */
 	wake_up(sim, &hb->child_exit, 1, hb->threads ? 0 : WF_SYNC);
+}
+
+/*
+ * --ff-warmup, or by default two SIS_UTIL refreshes of a busy CPU and at
+ * least three PELT half-lives (steady.h says why).
+ */
+static u64 ff_warmup_ns(struct sim *sim, const struct hackbench *hb)
+{
+	u64 w = 2 * sis_util_refresh_ns(sim);
+
+	if (hb->ff_warm_ns != FF_WARM_AUTO)
+		return hb->ff_warm_ns;
+	return w > 3 * PELT_HALFLIFE_NS ? w : 3 * PELT_HALFLIFE_NS;
+}
+
+/*
+ * The state is steady: every sender goes on for one more checkpoint
+ * interval's worth of loops (ff_window / 5) past where it is, each
+ * receiver until it has read what its group's senders will send, so the
+ * run still ends with its tasks exiting and being reaped. The loops
+ * skipped are booked at the measured time per loop: the machine's
+ * throughput, not one group's, sets the time while the groups outnumber
+ * the CPUs' capacity. Each child's target is its own, so a lagging group
+ * costs no more simulation than a leading one; the price is that the
+ * groups' spread at a real run's end is not reproduced (about 0.1 s on S2,
+ * docs/performance.md).
+ */
+static void fast_forward(struct hackbench *hb)
+{
+	long long tail = (long long)((double)hb->ff_window_ns / 5 / hb->st.ns_per_round) + 1;
+	double sum = 0;
+
+	for (int g = 0; g < hb->groups; g++) {
+		struct hb_task *grp = &hb->child[g * 2 * hb->fds];
+		long long group_loops = 0;
+
+		for (int i = hb->fds; i < 2 * hb->fds; i++) {
+			long long done = (grp[i].msg + hb->fds - 1) / hb->fds;
+			long long loops = done + tail < hb->loops ? done + tail : hb->loops;
+
+			grp[i].target = loops * hb->fds;
+			group_loops += loops;
+		}
+		/* Each loop of each sender sends one message to every receiver. */
+		for (int i = 0; i < hb->fds; i++)
+			grp[i].target = group_loops;
+		sum += (double)group_loops;
+	}
+	hb->loops_sim = sum / ((double)hb->groups * hb->fds);
+	hb->ff_skip_ns = ((double)hb->loops - hb->loops_sim) * hb->st.ns_per_round;
 }
 
 static void child_step(struct sim *sim, struct task_struct *p, struct step *out)
@@ -125,7 +195,7 @@ static void child_step(struct sim *sim, struct task_struct *p, struct step *out)
 			t->remaining = (u64)hb->datasize;
 			continue;
 		case ST_IO_SYSCALL:
-			if (t->msg == (long long)hb->loops * hb->fds) {
+			if (t->msg == t->target) {
 				t->state = ST_EXIT_SYSCALL;
 				continue;
 			}
@@ -159,6 +229,9 @@ static void child_step(struct sim *sim, struct task_struct *p, struct step *out)
 			if (!t->remaining) {
 				t->msg++;
 				t->remaining = (u64)hb->datasize;
+				if (t->role == HB_RECEIVER && hb->ff &&
+				    steady_unit_done(&hb->st, sim->now, ++hb->recv_msgs))
+					fast_forward(hb);
 			}
 			t->state = ST_IO_SYSCALL;
 			continue;
@@ -229,6 +302,10 @@ static void main_step(struct sim *sim, struct task_struct *p, struct step *out)
 		case ST_GO_SYSCALL:
 			/* gettimeofday(&start) right before the wake byte is written. */
 			hb->start_ns = sim->now;
+			if (hb->ff)
+				steady_start(&hb->st, hb->start_ns, ff_warmup_ns(sim, hb),
+					     hb->ff_window_ns, hb->ff_tol,
+					     (u64)hb->groups * (u64)hb->fds * (u64)hb->fds);
 			run(out, chan_write_cost(sim, &hb->wake));
 			t->state = ST_GO_DO;
 			return;
@@ -283,10 +360,16 @@ static int hb_start(struct sim *sim, struct workload *wl, char *err, size_t errl
 	return 0;
 }
 
+/* ns from the wake byte to the last reap, plus the fast-forwarded loops. */
+static double hb_time_ns(const struct hackbench *hb)
+{
+	return (double)(hb->stop_ns - hb->start_ns) + hb->ff_skip_ns;
+}
+
 static void hb_report(struct sim *sim, struct workload *wl, FILE *out)
 {
 	struct hackbench *hb = wl->priv;
-	u64 us = (hb->stop_ns - hb->start_ns) / 1000;
+	u64 us = (u64)(hb_time_ns(hb) / 1000);
 
 	(void)sim;
 	fprintf(out, "Running in %s mode with %d groups using %d file descriptors each (== %d tasks)\n",
@@ -294,6 +377,21 @@ static void hb_report(struct sim *sim, struct workload *wl, FILE *out)
 	fprintf(out, "Each sender will pass %d messages of %d bytes\n", hb->loops, hb->datasize);
 	fprintf(out, "Time: %llu.%03llu\n", (unsigned long long)(us / 1000000),
 		(unsigned long long)(us % 1000000 / 1000));
+	if (!hb->ff)
+		return;
+	if (hb->loops_sim == (double)hb->loops) {
+		fprintf(out, "Fast-forward: none, every loop simulated (%s)\n",
+			hb->st.steady ? "steady only near the end"
+				      : "the two halves never agreed within the tolerance");
+		return;
+	}
+	fprintf(out, "Fast-forward: steady at %.3f s (%.4g and %.4g loops/ms in two %.3g ms "
+		"halves), %.1f of %d loops simulated (mean of the senders), %.1f at %.1f us per "
+		"loop added (%.3f s)\n",
+		(double)hb->st.steady_at_ns / 1e9, hb->st.rate_a, hb->st.rate_b,
+		(double)hb->st.span_ns / 1e6,
+		hb->loops_sim, hb->loops, (double)hb->loops - hb->loops_sim, hb->st.ns_per_round / 1e3,
+		hb->ff_skip_ns / 1e9);
 }
 
 static double hb_result(struct sim *sim, struct workload *wl, const char **unit,
@@ -304,7 +402,7 @@ static double hb_result(struct sim *sim, struct workload *wl, const char **unit,
 	(void)sim;
 	*unit = "s";
 	*higher_is_better = false;
-	return (double)(hb->stop_ns - hb->start_ns) / 1e9;
+	return hb_time_ns(hb) / 1e9;
 }
 
 static void hb_free(struct workload *wl)
@@ -316,6 +414,7 @@ static void hb_free(struct workload *wl)
 			chan_free(&hb->rx[i]);
 		chan_free(&hb->ready);
 		chan_free(&hb->wake);
+		steady_free(&hb->st);
 		free(hb->rx);
 		free(hb->child);
 		free(hb->exited_flag);
@@ -327,16 +426,20 @@ static void hb_free(struct workload *wl)
 static int hackbench_check(struct workload *wl, char *why, size_t len)
 {
 	struct hackbench *hb = wl->priv;
-	long long per_task = (long long)hb->loops * hb->fds;
-	u64 total = (u64)hb->groups * (u64)hb->fds * (u64)per_task * (u64)hb->datasize;
+	u64 total = 0;
 
-	for (int i = 0; i < nr_children(hb); i++)
-		if (hb->child[i].msg != per_task) {
+	for (int i = 0; i < nr_children(hb); i++) {
+		const struct hb_task *c = &hb->child[i];
+
+		if (c->msg != c->target) {
 			snprintf(why, len, "%s %d of group %d moved %lld messages, not %lld",
-				 hb->child[i].role == HB_SENDER ? "sender" : "receiver",
-				 hb->child[i].index, hb->child[i].group, hb->child[i].msg, per_task);
+				 c->role == HB_SENDER ? "sender" : "receiver", c->index, c->group,
+				 c->msg, c->target);
 			return -1;
 		}
+		if (c->role == HB_SENDER)
+			total += (u64)c->target * (u64)hb->datasize;
+	}
 	for (int i = 0; i < hb->groups * hb->fds; i++) {
 		const struct chan *c = &hb->rx[i];
 
@@ -373,6 +476,13 @@ const char hackbench_usage[] =
 	"  -T, --threads         use POSIX threads\n"
 	"  -P, --process         use fork() (default)\n"
 	"  -h, --help            this message\n"
+	"wakesim extensions (docs/performance.md, fast-forward):\n"
+	"  --fast-forward        once the loop rate is steady, simulate a short tail and\n"
+	"                        add the remaining loops at the measured time per loop\n"
+	"  --ff-warmup S         time before measuring (default: two SIS_UTIL refreshes\n"
+	"                        of a busy CPU, at least three PELT half-lives: 0.1)\n"
+	"  --ff-window S         shortest half of the measured span (default 0.1)\n"
+	"  --ff-tolerance PCT    how far their rates may differ (default 2)\n"
 	"Not simulated: -i/--inet (TCP) and -F/--fifo (SCHED_FIFO main thread).";
 
 static int parse_int(const char *opt, const char *arg, int min, int max, int *out, char *err,
@@ -398,10 +508,17 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 		{ "groups", required_argument, NULL, 'g' },   { "fds", required_argument, NULL, 'f' },
 		{ "threads", no_argument, NULL, 'T' },	   { "process", no_argument, NULL, 'P' },
 		{ "processes", no_argument, NULL, 'P' },   { "fifo", no_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },	   { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' },
+		{ "fast-forward", no_argument, NULL, 1000 },
+		{ "ff-warmup", required_argument, NULL, 1001 },
+		{ "ff-window", required_argument, NULL, 1002 },
+		{ "ff-tolerance", required_argument, NULL, 1003 },
+		{ NULL, 0, NULL, 0 },
 	};
 	int groups = 10, fds = 20, loops = 100, datasize = 100, c;
-	bool threads = false, pipe = false;
+	bool threads = false, pipe = false, ff = false;
+	u64 ff_warm = FF_WARM_AUTO, ff_window = 100 * NSEC_PER_MSEC;
+	double ff_tol = 0.02;
 
 	opterr = 0;
 	optind = 0; /* glibc: full re-initialisation, so we can parse many times */
@@ -437,6 +554,29 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 			snprintf(err, errlen, "hackbench: -F/--fifo (SCHED_FIFO) is not simulated: "
 					      "wakesim models the fair class only");
 			return NULL;
+		case 1000:
+			ff = true;
+			break;
+		case 1001:
+			r = wl_parse_seconds("hackbench", "--ff-warmup", optarg, 0,
+					     WL_MAX_SECONDS * NSEC_PER_SEC, &ff_warm, err, errlen);
+			break;
+		case 1002:
+			r = wl_parse_seconds("hackbench", "--ff-window", optarg, NSEC_PER_USEC,
+					     WL_MAX_SECONDS * NSEC_PER_SEC, &ff_window, err, errlen);
+			break;
+		case 1003: {
+			char *end;
+			double v = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(v >= 0 && v <= 100)) {
+				snprintf(err, errlen, "hackbench: option --ff-tolerance: \"%s\" is not "
+					 "a percentage in 0..100", optarg);
+				return NULL;
+			}
+			ff_tol = v / 100;
+			break;
+		}
 		case 'h':
 			*help = true;
 			snprintf(err, errlen, "%s", hackbench_usage);
@@ -477,6 +617,11 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 	hb->groups = groups;
 	hb->fds = fds;
 	hb->loops = loops;
+	hb->loops_sim = loops;
+	hb->ff = ff;
+	hb->ff_warm_ns = ff_warm;
+	hb->ff_window_ns = ff_window;
+	hb->ff_tol = ff_tol;
 	hb->datasize = datasize;
 	hb->threads = threads;
 	hb->pipe = pipe;
@@ -506,6 +651,7 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 			t->role = i < fds ? HB_RECEIVER : HB_SENDER;
 			t->index = i < fds ? i : i - fds;
 			t->state = ST_READY_SYSCALL;
+			t->target = (long long)loops * fds;
 		}
 	return wl;
 }

@@ -1,0 +1,89 @@
+/*
+ * steady.c - the steady-state rule of steady.h.
+ */
+#include <stdlib.h>
+
+#include "steady.h"
+
+void steady_start(struct steady *s, u64 start_ns, u64 warm_ns, u64 window_ns, double tol,
+		  u64 units_per_round)
+{
+	steady_free(s);
+	*s = (struct steady){
+		.warm_ns = warm_ns,
+		.window_ns = window_ns ? window_ns : 1,
+		.tol = tol,
+		.units_per_round = units_per_round ? units_per_round : 1,
+		.start_ns = start_ns,
+		.next_ns = start_ns + warm_ns,
+	};
+}
+
+void steady_free(struct steady *s)
+{
+	free(s->pt);
+	s->pt = NULL;
+	s->nr = s->cap = 0;
+}
+
+/* The last checkpoint at or before t (the first one if none is). */
+static int point_at(const struct steady *s, u64 t)
+{
+	int lo = 0, hi = s->nr - 1;
+
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+
+		if (s->pt[mid].t <= t)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+static double rate(const struct steady_point *a, const struct steady_point *b)
+{
+	return (double)(b->units - a->units) / (double)(b->t - a->t);
+}
+
+bool steady_unit_done(struct steady *s, u64 now, u64 units)
+{
+	if (s->steady || s->oom || now < s->next_ns)
+		return false;
+	if (s->nr == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 64;
+		struct steady_point *pt = realloc(s->pt, (size_t)cap * sizeof(*pt));
+
+		if (!pt) {
+			s->oom = true;
+			return false;
+		}
+		s->pt = pt;
+		s->cap = cap;
+	}
+	s->pt[s->nr++] = (struct steady_point){ now, units };
+	s->next_ns = now + (s->window_ns / 5 ? s->window_ns / 5 : 1);
+
+	const struct steady_point *a = &s->pt[0], *c = &s->pt[s->nr - 1];
+	u64 span = (c->t - a->t) / 2;
+
+	if (span < s->window_ns)
+		return false;
+	const struct steady_point *b = &s->pt[point_at(s, a->t + span)];
+
+	if (a->t == b->t || b->t == c->t)
+		return false;
+	double ra = rate(a, b), rb = rate(b, c);
+
+	if (ra <= 0 || rb <= 0 || (ra > rb ? ra - rb : rb - ra) > s->tol * (ra + rb) / 2)
+		return false;
+	s->steady = true;
+	s->steady_at_ns = now - s->start_ns;
+	s->span_ns = span;
+	s->rate_a = ra * 1e6 / (double)s->units_per_round;
+	s->rate_b = rb * 1e6 / (double)s->units_per_round;
+	s->ns_per_round = (double)(c->t - a->t) * (double)s->units_per_round /
+			  (double)(c->units - a->units);
+	return true;
+}
