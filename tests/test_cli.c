@@ -62,7 +62,7 @@ static void test_bad_input(void **state)
 	expect_usage_error("run --machine " HOST " --node 3 -- hackbench", "has nodes 0-0");
 	expect_usage_error("run --machine " HOST, "no workload");
 	expect_usage_error("run --machine " HOST " -- frobench 8", "unknown workload \"frobench\"");
-	expect_usage_error("compare --machine " HOST " -- hackbench", "--test FEATURES is required");
+	expect_usage_error("compare --machine " HOST " -- hackbench", "--test FEATURES (or --side");
 	expect_usage_error("compare --machine " HOST " --test SIS_SHORT --loads g -- hackbench",
 			   "expected NAME=V1,V2");
 	expect_usage_error("frobnicate", "unknown command \"frobnicate\"");
@@ -85,6 +85,25 @@ static void test_bad_input(void **state)
 	expect_usage_error("run --machine " HOST " --features NO_IDLE_DELAY,IDLE_DELAY -- hackbench",
 			   "given both on and off");
 	expect_usage_error("compare --machine " HOST " --test default -- hackbench", "nothing to compare");
+	/* Several sides (issue 7). */
+	expect_usage_error("compare --machine " HOST " --side a=default -- hackbench",
+			   "one --side: give two or more");
+	expect_usage_error("compare --machine " HOST " --side a=default --side b=IDLE_DELAY "
+			   "--test SIS_SHORT -- hackbench", "does not mix with --base/--test");
+	expect_usage_error("compare --machine " HOST " --side a=default --side a=IDLE_DELAY -- hackbench",
+			   "--side \"a\" given twice");
+	expect_usage_error("compare --machine " HOST " --side 'a b=default' --side c=IDLE_DELAY -- hackbench",
+			   "a name is letters, digits");
+	expect_usage_error("compare --machine " HOST " --side a= --side b=IDLE_DELAY -- hackbench",
+			   "expected NAME=FEATURES");
+	expect_usage_error("compare --machine " HOST " --side a=default --side b=BOGUS -- hackbench",
+			   "--side b: unknown feature");
+	expect_usage_error("compare --machine " HOST " --side a=default --side b=IDLE_DELAY "
+			   "--side c=IDLE_DELAY -- hackbench", "--side b and --side c both give");
+	expect_usage_error("compare --machine " HOST " --test SIS_SHORT --sig-level 100 -- hackbench",
+			   "--sig-level \"100\"");
+	expect_usage_error("compare --machine " HOST " --test SIS_SHORT --json --csv -- hackbench",
+			   "choose one output format");
 	expect_usage_error("run --machine " HOST " --cpus '' -- hackbench", "no CPU given");
 	expect_usage_error("run --machine " HOST " -- schbench -r 3700", "1..3000");
 
@@ -157,6 +176,31 @@ static void test_compare_json_and_jobs(void **state)
 	assert_int_equal(tu_sh(b, sizeof(b), "%s compare --machine %s --test IDLE_DELAY --runs 2 "
 				   "-j 3 -- hackbench -l 20", w, HOST), 0);
 	assert_string_equal(a, b);
+	/*
+	 * Three sides: a column each, every one compared with the first;
+	 * the CSV has a row per (load, side) and the same means.
+	 */
+	assert_int_equal(tu_sh(a, sizeof(a), "%s compare --machine %s --side mainline=default "
+				   "--side delay=IDLE_DELAY --side noutil=NO_SIS_UTIL --runs 2 --loads g=1,2 "
+				   "-- hackbench -l 20", w, HOST), 0);
+	assert_non_null(strstr(a, "mainline: default\ndelay: IDLE_DELAY\nnoutil: NO_SIS_UTIL\n"));
+	assert_non_null(strstr(a, "mainline                    delay                   noutil\n"));
+	assert_non_null(strstr(a, "\nAmean     g=1  "));
+	assert_non_null(strstr(a, "\nCoeffVar  g=2  "));
+	assert_non_null(strstr(a, "ranked by the largest change against mainline"));
+	assert_int_equal(tu_sh(b, sizeof(b), "%s compare --machine %s --side mainline=default "
+				   "--side delay=IDLE_DELAY --side noutil=NO_SIS_UTIL --runs 2 --loads g=1,2 "
+				   "--csv -- hackbench -l 20 | cut -d, -f1-3,6 | tail -n +2", w, HOST), 0);
+	char mean[32];
+	const char *am = strstr(a, "\nAmean     g=1  ");
+
+	sscanf(am + strlen("\nAmean     g=1  "), "%31s", mean);
+	char want[96];
+
+	snprintf(want, sizeof(want), "g=1,mainline,default,%s", mean);
+	/* The CSV's 10 digits start with the table's 4 decimals, rounded. */
+	assert_true(!strncmp(b, want, strlen(want) - 1));
+	assert_non_null(strstr(b, "\ng=2,noutil,NO_SIS_UTIL,"));
 }
 
 static void test_topo_and_lists(void **state)

@@ -1,20 +1,21 @@
 /*
- * cmd_compare.c - `wakesim compare`: two sides (feature sets) times load
- * levels times seeds, and a table of means, changes and significance, as
- * mmtests' compare-kernels reads.
+ * cmd_compare.c - `wakesim compare`: sides (feature sets) times load
+ * levels times seeds, run in parallel, reported by report/compare_out.c
+ * as mmtests' compare-kernels lays its tables out.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
 #include "commands.h"
+#include "report/compare_out.h"
 #include "report/metrics_out.h"
-#include "report/stats.h"
 #include "workload/workload.h"
 
 #define MAX_LOADS 64
-#define SIGNIFICANCE_P 0.05
+#define MAX_SIDES 16
 
 /*
  * The built-in default: S2's command (hackbench -g 32 -f 20 --threads
@@ -25,17 +26,23 @@ static char *default_workload[] = { "hackbench", "-g", "32", "-f", "20", "--thre
 				    "--pipe", "-l", "400", "-s", "100", NULL };
 
 static const char compare_usage[] =
-	"Usage: wakesim compare [--machine M] [--kernel K] [--cost-profile P] [--base FEATURES]\n"
-	"                       --test FEATURES [--runs N] [--seed FIRST] [--loads NAME=V1,V2,...]\n"
+	"Usage: wakesim compare [--machine M] [--kernel K] [--cost-profile P]\n"
+	"                       [--base FEATURES] --test FEATURES | --side NAME=FEATURES...\n"
+	"                       [--runs N] [--seed FIRST] [--loads NAME=V1,V2,...]\n"
 	"                       [--sysctl NAME=VALUE]... [--node N | --cpus LIST]\n"
-	"                       [-j N] [--json] [-o FILE] -- WORKLOAD [ARGS...]\n"
-	"Runs both sides N times (default 5; seeds FIRST..FIRST+N-1) per load level.\n"
-	"--base defaults to \"default\" (the --kernel profile's). --loads g=2,4 appends \"-g 2\", then\n"
+	"                       [--sig-level PCT] [-j N] [--json | --csv] [-o FILE]\n"
+	"                       -- WORKLOAD [ARGS...]\n"
+	"Runs every side N times (default 5; seeds FIRST..FIRST+N-1) per load level.\n"
+	"Sides: --base (default \"default\", the --kernel profile's) and --test, named base\n"
+	"and test; or two or more --side NAME=FEATURES, the first being the base every\n"
+	"other is compared with. --loads g=2,4 appends \"-g 2\", then\n"
 	"\"-g 4\", to the workload's arguments (overriding the same option there); a\n"
 	"long name appends \"--name V\", or the option a workload names it by\n"
 	"(`wakesim workloads`: tbench clients=8 gives --nprocs 8, pgbench clients=8\n"
-	"gives -c 8). Change is positive when test is better; *x%*\n"
-	"marks significance (Welch's t-test, p < 0.05).\n"
+	"gives -c 8). Change is positive when a side is better than the base; *x%*\n"
+	"marks significance (Welch's t-test at --sig-level, default 95%).\n"
+	"Output: mmtests' compare-kernels layout and ranked diagnostics; --json or\n"
+	"--csv (a row per load and side) for scripts.\n"
 	"Without a workload: S2's `hackbench -g 32 -f 20 --threads --pipe -l 400 -s 100`\n"
 	"(loops scaled down from 480000), on epyc9654-2s and with --test IDLE_DELAY\n"
 	"unless given; other options apply.\n";
@@ -100,6 +107,34 @@ static void print_cmdline(FILE *f, int argc, char **argv)
 		fprintf(f, "%s%s", i ? " " : "", argv[i]);
 }
 
+/* --side NAME=FEATURES: a name of letters, digits, '-', '_' or '.'. */
+static int parse_side(const char *arg, const char **name, const char **feats, char *buf,
+		      size_t len)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1]) {
+		fprintf(stderr, "wakesim compare: --side \"%s\": expected NAME=FEATURES\n", arg);
+		return -1;
+	}
+	if ((size_t)(eq - arg) > 24 || (size_t)(eq - arg) >= len) {
+		fprintf(stderr, "wakesim compare: --side \"%s\": the name is longer than 24 characters\n",
+			arg);
+		return -1;
+	}
+	for (const char *c = arg; c < eq; c++)
+		if (!(isalnum((unsigned char)*c) || *c == '-' || *c == '_' || *c == '.')) {
+			fprintf(stderr, "wakesim compare: --side \"%s\": a name is letters, digits, "
+				"'-', '_' or '.'\n", arg);
+			return -1;
+		}
+	memcpy(buf, arg, (size_t)(eq - arg));
+	buf[eq - arg] = '\0';
+	*name = buf;
+	*feats = eq + 1;
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -110,13 +145,19 @@ int cmd_compare(int argc, char **argv)
 		{ "loads", required_argument, NULL, 'L' },   { "sysctl", required_argument, NULL, 'S' },
 		{ "seed", required_argument, NULL, 's' },    { "node", required_argument, NULL, 'N' },
 		{ "cpus", required_argument, NULL, 'c' },    { "json", no_argument, NULL, 'J' },
+		{ "csv", no_argument, NULL, 'C' },	     { "side", required_argument, NULL, 'D' },
+		{ "sig-level", required_argument, NULL, 'G' },
 		{ "output", required_argument, NULL, 'o' },  { "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
 	struct common_opts o = { .node = -1, .seed = 1, .kver = KV_MAINLINE };
-	const char *base = "default", *test = NULL, *loads = NULL;
+	const char *base = NULL, *test = NULL, *loads = NULL;
+	const char *side_name[MAX_SIDES], *side_feat[MAX_SIDES];
+	char side_buf[MAX_SIDES][32];
 	struct load_level lv[MAX_LOADS];
-	int nloads = 1, runs = 5, jobs = host_cpus(), c, wargc;
+	int nloads = 1, runs = 5, jobs = host_cpus(), nsides = 0, nside_opts = 0, c, wargc;
+	bool csv = false;
+	double sig_level = 0.95;
 	char **wargv;
 	long v;
 
@@ -135,6 +176,37 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'T':
 			test = optarg;
+			break;
+		case 'D':
+			if (nside_opts == MAX_SIDES) {
+				fprintf(stderr, "wakesim compare: at most %d --side options\n", MAX_SIDES);
+				return EXIT_USAGE;
+			}
+			if (parse_side(optarg, &side_name[nside_opts], &side_feat[nside_opts],
+				       side_buf[nside_opts], sizeof(side_buf[0])))
+				return EXIT_USAGE;
+			for (int i = 0; i < nside_opts; i++)
+				if (!strcmp(side_name[i], side_name[nside_opts])) {
+					fprintf(stderr, "wakesim compare: --side \"%s\" given twice\n",
+						side_name[i]);
+					return EXIT_USAGE;
+				}
+			nside_opts++;
+			break;
+		case 'G': {
+			char *end;
+			double pct = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(pct >= 50 && pct < 100)) {
+				fprintf(stderr, "wakesim compare: --sig-level \"%s\": expected a "
+					"confidence in percent, 50 to 99.99 (95: p < 0.05)\n", optarg);
+				return EXIT_USAGE;
+			}
+			sig_level = pct / 100;
+			break;
+		}
+		case 'C':
+			csv = true;
 			break;
 		case 'r':
 			if (parse_count("compare", "--runs", optarg, 1, 1000, &v))
@@ -158,21 +230,44 @@ int cmd_compare(int argc, char **argv)
 			return 0;
 		}
 	}
+	if (csv && o.json) {
+		fprintf(stderr, "wakesim compare: --json and --csv: choose one output format\n");
+		return EXIT_USAGE;
+	}
+	if (nside_opts && (base || test)) {
+		fprintf(stderr, "wakesim compare: --side names every side: it does not mix with "
+			"--base/--test\n");
+		return EXIT_USAGE;
+	}
+	if (nside_opts == 1) {
+		fprintf(stderr, "wakesim compare: one --side: give two or more (the first is the base)\n");
+		return EXIT_USAGE;
+	}
 	if (optind >= argc) {
 		/* The built-in comparison; options given still apply. */
 		if (!o.machine)
 			o.machine = "epyc9654-2s";
-		if (!test)
+		if (!test && !nside_opts)
 			test = "IDLE_DELAY";
 		wargc = (int)(sizeof(default_workload) / sizeof(default_workload[0])) - 1;
 		wargv = default_workload;
 	} else {
-		if (!test) {
-			fprintf(stderr, "wakesim compare: --test FEATURES is required\n");
+		if (!test && !nside_opts) {
+			fprintf(stderr, "wakesim compare: --test FEATURES (or --side NAME=FEATURES, "
+				"twice or more) is required\n");
 			return EXIT_USAGE;
 		}
 		wargc = argc - optind;
 		wargv = argv + optind;
+	}
+	if (nside_opts) {
+		nsides = nside_opts;
+	} else {
+		nsides = 2;
+		side_name[0] = "base";
+		side_feat[0] = base ? base : "default";
+		side_name[1] = "test";
+		side_feat[1] = test;
 	}
 	if (o.seed > (uint64_t)INT64_MAX - (uint64_t)runs + 1) {
 		fprintf(stderr, "wakesim compare: --seed %llu + %d runs goes past the largest seed\n",
@@ -190,40 +285,59 @@ int cmd_compare(int argc, char **argv)
 	}
 
 	struct machine m;
-	struct run_spec sides[2];
+	struct run_spec sides[MAX_SIDES];
 
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
-	if (build_spec(&o, &m, base, "--base", &sides[0]) ||
-	    build_spec(&o, &m, test, "--test", &sides[1])) {
-		machine_free(&m);
-		return EXIT_USAGE;
-	}
-	if (!memcmp(&sides[0].features, &sides[1].features, sizeof(sides[0].features))) {
-		char f[512];
+	for (int sd = 0; sd < nsides; sd++) {
+		char what[48];
 
-		sched_features_describe(&sides[0].features, f, sizeof(f));
-		fprintf(stderr, "wakesim compare: --base and --test both give features %s: nothing to "
-			"compare\n", f);
-		machine_free(&m);
-		return EXIT_USAGE;
+		if (nside_opts)
+			snprintf(what, sizeof(what), "--side %s", side_name[sd]);
+		else
+			snprintf(what, sizeof(what), "%s", sd ? "--test" : "--base");
+		if (build_spec(&o, &m, side_feat[sd], what, &sides[sd])) {
+			machine_free(&m);
+			return EXIT_USAGE;
+		}
 	}
+	for (int a = 0; a < nsides; a++)
+		for (int b = a + 1; b < nsides; b++)
+			if (!memcmp(&sides[a].features, &sides[b].features, sizeof(sides[a].features))) {
+				char f[512];
+
+				sched_features_describe(&sides[a].features, f, sizeof(f));
+				if (nside_opts)
+					fprintf(stderr, "wakesim compare: --side %s and --side %s both give "
+						"features %s: nothing to compare\n", side_name[a],
+						side_name[b], f);
+				else
+					fprintf(stderr, "wakesim compare: --base and --test both give "
+						"features %s: nothing to compare\n", f);
+				machine_free(&m);
+				return EXIT_USAGE;
+			}
 
 	/* Utilisation is over the CPUs the workload may use. */
 	int ncpu_allowed = cpumask_weight(&sides[0].allowed);
 
 	/* One spec per (load, side): the workload's argv plus the load option. */
-	int nspec = 2 * nloads, njob = nspec * runs;
+	int nspec = nsides * nloads, njob = nspec * runs;
 	struct run_spec *specs = calloc((size_t)nspec, sizeof(*specs));
 	char ***argvs = calloc((size_t)nloads, sizeof(*argvs));
 	const struct run_spec **jobspec = calloc((size_t)njob, sizeof(*jobspec));
 	uint64_t *seeds = calloc((size_t)njob, sizeof(*seeds));
 	struct run_outcome *out = calloc((size_t)njob, sizeof(*out));
-	double *vals = calloc((size_t)runs * 2, sizeof(*vals));
+	double *vals = calloc((size_t)njob, sizeof(*vals));
+	struct cmp_cell *cells = calloc((size_t)nspec, sizeof(*cells));
+	const char **load_names = calloc((size_t)nloads, sizeof(*load_names));
+	char (*feat_desc)[512] = calloc((size_t)nsides, sizeof(*feat_desc));
+	const char **feat_ptr = calloc((size_t)nsides, sizeof(*feat_ptr));
 	int ret = 1;
 	struct out_buf ob = { 0 };
 
-	if (!specs || !argvs || !jobspec || !seeds || !out || !vals) {
+	if (!specs || !argvs || !jobspec || !seeds || !out || !vals || !cells || !load_names ||
+	    !feat_desc || !feat_ptr) {
 		fprintf(stderr, "wakesim: out of memory\n");
 		goto done;
 	}
@@ -242,10 +356,10 @@ int cmd_compare(int argc, char **argv)
 			a[n++] = lv[l].opt;
 			a[n++] = lv[l].val;
 		}
-		for (int s = 0; s < 2; s++) {
-			specs[2 * l + s] = sides[s];
-			specs[2 * l + s].argc = n;
-			specs[2 * l + s].argv = a;
+		for (int sd = 0; sd < nsides; sd++) {
+			specs[nsides * l + sd] = sides[sd];
+			specs[nsides * l + sd].argc = n;
+			specs[nsides * l + sd].argv = a;
 		}
 		bool help;
 		char err[2048];
@@ -272,8 +386,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	for (int j = 0; j < njob; j++)
 		if (!out[j].ok) {
-			fprintf(stderr, "wakesim compare: load %s, %s side, seed %llu: %s\n",
-				lv[j / runs / 2].label, (j / runs) % 2 ? "test" : "base",
+			fprintf(stderr, "wakesim compare: load %s, side %s, seed %llu: %s\n",
+				lv[j / runs / nsides].label, side_name[(j / runs) % nsides],
 				(unsigned long long)seeds[j], out[j].err);
 			if (out[j].bad_input)
 				ret = EXIT_USAGE;
@@ -284,147 +398,74 @@ int cmd_compare(int argc, char **argv)
 		goto done;
 	}
 
-	bool hib = out[0].higher_is_better;
-	const char *unit = out[0].unit;
-	char bdesc[512], tdesc[512];
+	char cpus[4096], sysctls[512], cmd[4096];
+	FILE *cf = fmemopen(cmd, sizeof(cmd), "w");
 
-	sched_features_describe(&sides[0].features, bdesc, sizeof(bdesc));
-	sched_features_describe(&sides[1].features, tdesc, sizeof(tdesc));
-	char cpus[4096], sysctls[512];
-
-	describe_binding(&sides[0], cpus, sizeof(cpus));
-	describe_sysctls(&sides[0], sysctls, sizeof(sysctls));
-	json_object *root = NULL, *rows = NULL;
-
-	if (o.json) {
-		char cmd[4096];
-		FILE *cf = fmemopen(cmd, sizeof(cmd), "w");
-
-		print_cmdline(cf, wargc, wargv);
-		fclose(cf);
-		root = json_object_new_object();
-		rows = json_object_new_array();
-		json_object_object_add(root, "wakesim_version", json_object_new_string("0.1.0"));
-		json_object_object_add(root, "machine", json_object_new_string(m.name));
-		json_object_object_add(root, "workload", json_object_new_string(cmd));
-		json_object_object_add(root, "base_features", json_object_new_string(bdesc));
-		json_object_object_add(root, "test_features", json_object_new_string(tdesc));
-		json_object_object_add(root, "sysctls", json_object_new_string(sysctls));
-		json_object_object_add(root, "kernel", json_object_new_string(kernel_version_name(o.kver)));
-		json_object_object_add(root, "cost_profile",
-				       json_object_new_string(m.cost_profile[0] ? m.cost_profile : "default"));
-		json_object_object_add(root, "cpus", json_object_new_string(cpus));
-		json_object_object_add(root, "runs", json_object_new_int(runs));
-		json_object_object_add(root, "first_seed", json_object_new_int64((int64_t)o.seed));
-		json_object_object_add(root, "unit", json_object_new_string(unit));
-		json_object_object_add(root, "higher_is_better", json_object_new_boolean(hib));
-		json_object_object_add(root, "mean", json_object_new_string(hib ? "hmean" : "amean"));
-		json_object_object_add(root, "significance_p",
-				       json_object_new_double(SIGNIFICANCE_P));
-	} else {
-		fprintf(ob.f, "wakesim compare: ");
-		print_cmdline(ob.f, wargc, wargv);
-		fprintf(ob.f, "\nmachine %s (%d CPUs), kernel %s, costs %s, workload on %s%s, sysctls %s\n",
-			m.name, m.topo.nr_cpus, kernel_version_name(o.kver),
-			m.cost_profile[0] ? m.cost_profile : "default",
-			strcmp(cpus, "all") ? "CPUs " : "", strcmp(cpus, "all") ? cpus : "all CPUs",
-			sysctls);
-		if (runs > 1)
-			fprintf(ob.f, "%d runs per side (seeds %llu-%llu)", runs,
-				(unsigned long long)o.seed,
-				(unsigned long long)(o.seed + (uint64_t)runs - 1));
-		else
-			fprintf(ob.f, "1 run per side (seed %llu; no spread, no significance)",
-				(unsigned long long)o.seed);
-		fprintf(ob.f, "; %s of %s, %s is better\n", hib ? "Hmean" : "Amean", unit,
-			hib ? "higher" : "lower");
-		fprintf(ob.f, "base: %s\ntest: %s\n\n", bdesc, tdesc);
-		fprintf(ob.f, "%-14s %14s %10s %14s %10s %12s\n", "load", "base", "stddev", "test",
-			"stddev", "change");
-	}
-	struct metrics_view *means = calloc((size_t)nspec, sizeof(*means));
-
-	if (!means) {
+	if (!cf) {
 		fprintf(stderr, "wakesim: out of memory\n");
 		goto done;
 	}
-	/* Mean metrics per (load, side), for both output formats. */
-	for (int sp = 0; sp < nspec; sp++)
+	print_cmdline(cf, wargc, wargv);
+	fclose(cf);
+	describe_binding(&sides[0], cpus, sizeof(cpus));
+	describe_sysctls(&sides[0], sysctls, sizeof(sysctls));
+	for (int sd = 0; sd < nsides; sd++) {
+		sched_features_describe(&sides[sd].features, feat_desc[sd], sizeof(feat_desc[sd]));
+		feat_ptr[sd] = feat_desc[sd];
+	}
+	for (int l = 0; l < nloads; l++)
+		load_names[l] = lv[l].label;
+	/* Each (load, side): its runs' results and mean diagnostics. */
+	for (int sp = 0; sp < nspec; sp++) {
+		struct cmp_cell *cl = &cells[sp];
+
+		cl->values = vals + (size_t)sp * (size_t)runs;
+		cl->n = runs;
 		for (int r = 0; r < runs; r++) {
 			struct metrics_view one;
 
+			vals[sp * runs + r] = out[sp * runs + r].result;
 			metrics_view(&out[sp * runs + r].met, ncpu_allowed, &one);
-			for (int d = 0; d < nr_metric_defs; d++)
-				means[sp].v[d] += one.v[d] / runs;
-		}
-	for (int l = 0; l < nloads; l++) {
-		struct summary s[2];
-		double *bv = vals, *tv = vals + runs;
-
-		for (int sd = 0; sd < 2; sd++) {
-			for (int r = 0; r < runs; r++)
-				(sd ? tv : bv)[r] = out[(2 * l + sd) * runs + r].result;
-			summarize(sd ? tv : bv, runs, hib, &s[sd]);
-		}
-		double change = change_pct(s[0].mean, s[1].mean, hib);
-		double p = welch_p(bv, runs, tv, runs);
-		bool sig = p < SIGNIFICANCE_P;
-
-		if (o.json) {
-			json_object *row = json_object_new_object();
-
-			json_object_object_add(row, "load", json_object_new_string(lv[l].label));
-			for (int sd = 0; sd < 2; sd++) {
-				json_object *side = json_object_new_object(), *arr = json_object_new_array();
-				json_object *dg = json_object_new_object();
-
-				json_object_object_add(side, "mean", json_object_new_double(s[sd].mean));
-				json_object_object_add(side, "stddev", json_object_new_double(s[sd].stddev));
-				json_object_object_add(side, "min", json_object_new_double(s[sd].min));
-				json_object_object_add(side, "max", json_object_new_double(s[sd].max));
-				for (int r = 0; r < runs; r++)
-					json_object_array_add(arr, json_object_new_double((sd ? tv : bv)[r]));
-				json_object_object_add(side, "values", arr);
-				for (int d = 0; d < nr_metric_defs; d++)
-					if (metric_defs[d].diagnostic)
-						json_object_object_add(dg, metric_defs[d].name,
-								       json_object_new_double(means[2 * l + sd].v[d]));
-				json_object_object_add(side, "metrics", dg);
-				json_object_object_add(row, sd ? "test" : "base", side);
-			}
-			json_object_object_add(row, "change_pct", json_object_new_double(change));
-			json_object_object_add(row, "p_value", json_object_new_double(p));
-			json_object_object_add(row, "significant", json_object_new_boolean(sig));
-			json_object_array_add(rows, row);
-		} else {
-			char ch[32];
-
-			snprintf(ch, sizeof(ch), sig ? "*%7.2f%%*" : "(%7.2f%%)", change);
-			fprintf(ob.f, "%-14s %14.4f %10.4f %14.4f %10.4f %12s\n", lv[l].label, s[0].mean,
-				s[0].stddev, s[1].mean, s[1].stddev, ch);
+			for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++)
+				cl->metric[d] += one.v[d] / runs;
 		}
 	}
-	if (!o.json) {
-		fprintf(ob.f, "\ndiagnostics (mean over runs, per load: base / test)\n");
-		for (int l = 0; l < nloads; l++) {
-			fprintf(ob.f, "%s\n", lv[l].label);
-			for (int d = 0; d < nr_metric_defs; d++) {
-				const struct metric_def *md = &metric_defs[d];
-				double a = means[2 * l].v[d], b = means[2 * l + 1].v[d];
 
-				if (!md->diagnostic || (md->only_if_nonzero && a == 0 && b == 0))
-					continue;
-				fprintf(ob.f, "  %-26s %14.2f %14.2f\n", md->name, a, b);
-			}
-		}
-	} else {
-		json_object_object_add(root, "rows", rows);
+	struct cmp_table t = {
+		.version = WAKESIM_VERSION,
+		.machine = m.name,
+		.kernel = kernel_version_name(o.kver),
+		.cost_profile = m.cost_profile[0] ? m.cost_profile : "default",
+		.cpus = cpus,
+		.sysctls = sysctls,
+		.workload = cmd,
+		.nr_cpus = m.topo.nr_cpus,
+		.runs = runs,
+		.first_seed = (unsigned long long)o.seed,
+		.unit = out[0].unit,
+		.higher_is_better = out[0].higher_is_better,
+		.sig_level = sig_level,
+		.nsides = nsides,
+		.nloads = nloads,
+		.side_name = side_name,
+		.side_features = feat_ptr,
+		.load = load_names,
+		.cell = cells,
+	};
+
+	cmp_table_stats(&t);
+	if (o.json) {
+		json_object *root = cmp_json(&t);
+
 		fprintf(ob.f, "%s\n",
 			json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 								     JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(root);
+	} else if (csv) {
+		cmp_print_csv(&t, ob.f);
+	} else {
+		cmp_print_text(&t, ob.f);
 	}
-	free(means);
 	ret = out_commit(&ob, o.output) ? 1 : 0;
 done:
 	if (ob.f)
@@ -438,6 +479,10 @@ done:
 	free(seeds);
 	free(out);
 	free(vals);
+	free(cells);
+	free(load_names);
+	free(feat_desc);
+	free(feat_ptr);
 	machine_free(&m);
 	return ret;
 }

@@ -127,7 +127,7 @@ int cmd_run(int argc, char **argv)
 	if (o.json) {
 		json_object *root = json_object_new_object(), *r = json_object_new_object();
 
-		json_object_object_add(root, "wakesim_version", json_object_new_string("0.1.0"));
+		json_object_object_add(root, "wakesim_version", json_object_new_string(WAKESIM_VERSION));
 		json_object_object_add(root, "machine", json_object_new_string(m.name));
 		json_object_object_add(root, "nr_cpus", json_object_new_int(m.topo.nr_cpus));
 		json_object_object_add(root, "features", json_object_new_string(feats));

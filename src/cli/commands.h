@@ -4,6 +4,9 @@
 #ifndef WS_COMMANDS_H
 #define WS_COMMANDS_H
 
+/* Recorded in every result file, so a result names the code that made it. */
+#define WAKESIM_VERSION "0.1.0"
+
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);

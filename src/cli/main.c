@@ -12,7 +12,6 @@
 #include "kern/topology.h"
 #include "workload/workload.h"
 
-#define WAKESIM_VERSION "0.1.0"
 
 static const char usage[] =
 	"wakesim " WAKESIM_VERSION " - simulate Linux fair-scheduler wake-up placement\n"

@@ -1,0 +1,342 @@
+/*
+ * compare_out.c - statistics and renderings of compare_out.h.
+ */
+#include "compare_out.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cmp_table_stats(struct cmp_table *t)
+{
+	for (int l = 0; l < t->nloads; l++) {
+		struct cmp_cell *base = cmp_cell_at(t, l, 0);
+
+		for (int s = 0; s < t->nsides; s++) {
+			struct cmp_cell *c = cmp_cell_at(t, l, s);
+
+			summarize(c->values, c->n, t->higher_is_better, &c->s);
+			c->coeffvar = c->s.amean != 0 ? 100 * c->s.stddev / fabs(c->s.amean) : 0;
+		}
+		for (int s = 0; s < t->nsides; s++) {
+			struct cmp_cell *c = cmp_cell_at(t, l, s);
+
+			c->change_pct = s ? change_pct(base->s.mean, c->s.mean, t->higher_is_better) : 0;
+			c->p_value = s ? welch_p(base->values, base->n, c->values, c->n) : 1;
+			c->significant = s && c->p_value < 1 - t->sig_level;
+		}
+	}
+}
+
+/* ---- text ---- */
+
+/* A line built piece by piece, written without trailing blanks. */
+struct line {
+	char buf[2048];
+	size_t len;
+};
+
+static void add(struct line *ln, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add(struct line *ln, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ln->len >= sizeof(ln->buf))
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(ln->buf + ln->len, sizeof(ln->buf) - ln->len, fmt, ap);
+
+	va_end(ap);
+	if (n > 0)
+		ln->len += (size_t)n < sizeof(ln->buf) - ln->len ? (size_t)n : sizeof(ln->buf) - ln->len - 1;
+}
+
+static void put(struct line *ln, FILE *f)
+{
+	while (ln->len && ln->buf[ln->len - 1] == ' ')
+		ln->len--;
+	fprintf(f, "%.*s\n", (int)ln->len, ln->buf);
+	ln->len = 0;
+	ln->buf[0] = '\0';
+}
+
+/* Width of the load column: the longest label, at least 8. */
+static int load_width(const struct cmp_table *t)
+{
+	int w = 8;
+
+	for (int l = 0; l < t->nloads; l++)
+		if ((int)strlen(t->load[l]) > w)
+			w = (int)strlen(t->load[l]);
+	return w;
+}
+
+/* mmtests' change field, 10 characters: "(  1.23%)" or "*  1.23%*". */
+static void change_field(char *buf, size_t len, double pct, bool star)
+{
+	snprintf(buf, len, star ? "*%7.2f%%*" : "(%7.2f%%)", pct);
+}
+
+enum stat_row { ROW_MEAN, ROW_STDDEV, ROW_COEFFVAR, ROW_MIN, ROW_MAX };
+
+static void print_block(const struct cmp_table *t, FILE *f, enum stat_row which, int lw)
+{
+	static const char *const names[] = { NULL, "Stddev", "CoeffVar", "Min", "Max" };
+	const char *name = which == ROW_MEAN ? (t->higher_is_better ? "Hmean" : "Amean")
+					    : names[which];
+
+	for (int l = 0; l < t->nloads; l++) {
+		const struct cmp_cell *b = cmp_cell_at(t, l, 0);
+		struct line ln = { .len = 0 };
+
+		add(&ln, "%-9s %-*s", name, lw, t->load[l]);
+		for (int s = 0; s < t->nsides; s++) {
+			const struct cmp_cell *c = cmp_cell_at(t, l, s);
+			char ch[32] = "";
+			double v = 0;
+
+			switch (which) {
+			case ROW_MEAN:
+				v = c->s.mean;
+				change_field(ch, sizeof(ch), c->change_pct, c->significant);
+				break;
+			case ROW_STDDEV:
+				v = c->s.stddev;
+				break;
+			case ROW_COEFFVAR:
+				v = c->coeffvar;
+				break;
+			case ROW_MIN:
+				v = c->s.min;
+				change_field(ch, sizeof(ch), s ? change_pct(b->s.min, v, t->higher_is_better) : 0,
+					     false);
+				break;
+			case ROW_MAX:
+				v = c->s.max;
+				change_field(ch, sizeof(ch), s ? change_pct(b->s.max, v, t->higher_is_better) : 0,
+					     false);
+				break;
+			}
+			add(&ln, " %13.4f %-10s", v, ch);
+		}
+		put(&ln, f);
+	}
+}
+
+/* How far a diagnostic moved: the largest relative change of any side. */
+static double moved(const struct cmp_table *t, int l, int d)
+{
+	double b = cmp_cell_at(t, l, 0)->metric[d], most = 0;
+
+	for (int s = 1; s < t->nsides; s++) {
+		double v = cmp_cell_at(t, l, s)->metric[d];
+		double r = b != 0 ? fabs(v - b) / fabs(b) : (v != 0 ? INFINITY : 0);
+
+		if (r > most)
+			most = r;
+	}
+	return most;
+}
+
+struct ranked {
+	int d;
+	double key;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	return x->d - y->d; /* the table's order among equals: stable on any libc */
+}
+
+static void print_diagnostics(const struct cmp_table *t, FILE *f)
+{
+	struct ranked r[CMP_MAX_METRICS];
+
+	for (int l = 0; l < t->nloads; l++) {
+		int n = 0;
+
+		for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++) {
+			const struct metric_def *md = &metric_defs[d];
+			bool any = false;
+
+			for (int s = 0; s < t->nsides; s++)
+				any |= cmp_cell_at(t, l, s)->metric[d] != 0;
+			if (!md->diagnostic || (md->only_if_nonzero && !any))
+				continue;
+			r[n++] = (struct ranked){ d, moved(t, l, d) };
+		}
+		qsort(r, (size_t)n, sizeof(r[0]), by_key);
+		fprintf(f, "\ndiagnostics at %s, means over runs, ranked by the largest change "
+			"against %s\n", t->load[l], t->side_name[0]);
+		struct line ln = { .len = 0 };
+
+		add(&ln, "  %-26s", "metric");
+		for (int s = 0; s < t->nsides; s++)
+			add(&ln, " %15s%s", t->side_name[s], s ? "           " : "");
+		put(&ln, f);
+		for (int i = 0; i < n; i++) {
+			int d = r[i].d;
+			double b = cmp_cell_at(t, l, 0)->metric[d];
+
+			add(&ln, "  %-26s", metric_defs[d].name);
+			for (int s = 0; s < t->nsides; s++) {
+				double v = cmp_cell_at(t, l, s)->metric[d];
+
+				add(&ln, " %15.2f", v);
+				if (!s)
+					continue;
+				if (b != 0)
+					add(&ln, " (%+7.1f%%)", (v - b) / fabs(b) * 100);
+				else
+					add(&ln, " %-10s", v != 0 ? "(    new)" : "");
+			}
+			put(&ln, f);
+		}
+	}
+}
+
+void cmp_print_text(const struct cmp_table *t, FILE *f)
+{
+	int lw = load_width(t);
+
+	fprintf(f, "wakesim compare: %s\n", t->workload);
+	fprintf(f, "machine %s (%d CPUs), kernel %s, costs %s, workload on %s%s, sysctls %s\n",
+		t->machine, t->nr_cpus, t->kernel, t->cost_profile, strcmp(t->cpus, "all") ? "CPUs " : "",
+		strcmp(t->cpus, "all") ? t->cpus : "all CPUs", t->sysctls);
+	if (t->runs > 1)
+		fprintf(f, "%d runs per side (seeds %llu-%llu)", t->runs, t->first_seed,
+			t->first_seed + (unsigned long long)t->runs - 1);
+	else
+		fprintf(f, "1 run per side (seed %llu; no spread, no significance)", t->first_seed);
+	fprintf(f, "; %s of %s, %s is better; *x%%* = significant at %g%% (Welch's t-test)\n",
+		t->higher_is_better ? "Hmean" : "Amean", t->unit, t->higher_is_better ? "higher" : "lower",
+		t->sig_level * 100);
+	for (int s = 0; s < t->nsides; s++)
+		fprintf(f, "%s: %s\n", t->side_name[s], t->side_features[s]);
+	struct line ln = { .len = 0 };
+
+	fputc('\n', f);
+	add(&ln, "%-9s %-*s", "", lw, "");
+	for (int s = 0; s < t->nsides; s++)
+		add(&ln, " %13s %-10s", t->side_name[s], "");
+	put(&ln, f);
+	for (enum stat_row w = ROW_MEAN; w <= ROW_MAX; w++)
+		print_block(t, f, w, lw);
+	print_diagnostics(t, f);
+}
+
+/* ---- CSV ---- */
+
+/* RFC 4180: quote a field holding a comma, quote or line break. */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void cmp_print_csv(const struct cmp_table *t, FILE *f)
+{
+	fputs("load,side,features,runs,stat,mean,stddev,coeffvar,min,max,change_pct,p_value,"
+	      "significant", f);
+	for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++)
+		if (metric_defs[d].diagnostic)
+			fprintf(f, ",%s", metric_defs[d].name);
+	fputc('\n', f);
+	for (int l = 0; l < t->nloads; l++)
+		for (int s = 0; s < t->nsides; s++) {
+			const struct cmp_cell *c = cmp_cell_at(t, l, s);
+
+			csv_field(f, t->load[l]);
+			fputc(',', f);
+			csv_field(f, t->side_name[s]);
+			fputc(',', f);
+			csv_field(f, t->side_features[s]);
+			fprintf(f, ",%d,%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%s", c->n,
+				t->higher_is_better ? "Hmean" : "Amean", c->s.mean, c->s.stddev,
+				c->coeffvar, c->s.min, c->s.max, c->change_pct, c->p_value,
+				c->significant ? "true" : "false");
+			for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++)
+				if (metric_defs[d].diagnostic)
+					fprintf(f, ",%.10g", c->metric[d]);
+			fputc('\n', f);
+		}
+}
+
+/* ---- JSON ---- */
+
+json_object *cmp_json(const struct cmp_table *t)
+{
+	json_object *root = json_object_new_object(), *sides = json_object_new_array();
+	json_object *rows = json_object_new_array();
+
+	json_object_object_add(root, "wakesim_version", json_object_new_string(t->version));
+	json_object_object_add(root, "machine", json_object_new_string(t->machine));
+	json_object_object_add(root, "workload", json_object_new_string(t->workload));
+	json_object_object_add(root, "kernel", json_object_new_string(t->kernel));
+	json_object_object_add(root, "cost_profile", json_object_new_string(t->cost_profile));
+	json_object_object_add(root, "cpus", json_object_new_string(t->cpus));
+	json_object_object_add(root, "sysctls", json_object_new_string(t->sysctls));
+	json_object_object_add(root, "runs", json_object_new_int(t->runs));
+	json_object_object_add(root, "first_seed", json_object_new_int64((int64_t)t->first_seed));
+	json_object_object_add(root, "unit", json_object_new_string(t->unit));
+	json_object_object_add(root, "higher_is_better", json_object_new_boolean(t->higher_is_better));
+	json_object_object_add(root, "mean", json_object_new_string(t->higher_is_better ? "hmean"
+										       : "amean"));
+	json_object_object_add(root, "significance_level", json_object_new_double(t->sig_level));
+	for (int s = 0; s < t->nsides; s++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", json_object_new_string(t->side_name[s]));
+		json_object_object_add(o, "features", json_object_new_string(t->side_features[s]));
+		json_object_array_add(sides, o);
+	}
+	json_object_object_add(root, "sides", sides);
+	for (int l = 0; l < t->nloads; l++) {
+		json_object *row = json_object_new_object(), *cells = json_object_new_array();
+
+		json_object_object_add(row, "load", json_object_new_string(t->load[l]));
+		for (int s = 0; s < t->nsides; s++) {
+			const struct cmp_cell *c = cmp_cell_at(t, l, s);
+			json_object *o = json_object_new_object(), *vals = json_object_new_array();
+			json_object *dg = json_object_new_object();
+
+			json_object_object_add(o, "name", json_object_new_string(t->side_name[s]));
+			json_object_object_add(o, "mean", json_object_new_double(c->s.mean));
+			json_object_object_add(o, "stddev", json_object_new_double(c->s.stddev));
+			json_object_object_add(o, "coeffvar", json_object_new_double(c->coeffvar));
+			json_object_object_add(o, "min", json_object_new_double(c->s.min));
+			json_object_object_add(o, "max", json_object_new_double(c->s.max));
+			for (int r = 0; r < c->n; r++)
+				json_object_array_add(vals, json_object_new_double(c->values[r]));
+			json_object_object_add(o, "values", vals);
+			for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++)
+				if (metric_defs[d].diagnostic)
+					json_object_object_add(dg, metric_defs[d].name,
+							       json_object_new_double(c->metric[d]));
+			json_object_object_add(o, "metrics", dg);
+			json_object_object_add(o, "change_pct", json_object_new_double(c->change_pct));
+			json_object_object_add(o, "p_value", json_object_new_double(c->p_value));
+			json_object_object_add(o, "significant", json_object_new_boolean(c->significant));
+			json_object_array_add(cells, o);
+		}
+		json_object_object_add(row, "sides", cells);
+		json_object_array_add(rows, row);
+	}
+	json_object_object_add(root, "rows", rows);
+	return root;
+}

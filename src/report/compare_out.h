@@ -1,0 +1,70 @@
+/*
+ * compare_out.h - the result of `wakesim compare` as a table of sides x
+ * load levels x runs, with its statistics and three renderings:
+ *
+ * - text, laid out as mmtests' compare-kernels prints (a block per
+ *   statistic, a row per load level, a column per side, the change
+ *   against the first side as "(  1.23%)", or "*  1.23%*" when Welch's
+ *   t-test finds it significant), then per load level the diagnostic
+ *   metrics ranked by how much they moved;
+ * - CSV, a row per (load level, side);
+ * - JSON, the same figures with every run's value and the run manifest.
+ *
+ * Built from values alone (no simulation), so a table can be checked
+ * against one built by hand.
+ */
+#ifndef WS_COMPARE_OUT_H
+#define WS_COMPARE_OUT_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "metrics_out.h"
+#include "stats.h"
+
+#define CMP_MAX_METRICS 40	/* as struct metrics_view */
+
+/* One (load level, side): its runs and what is derived from them. */
+struct cmp_cell {
+	const double *values;	/* [n]: each run's result, in seed order */
+	int n;
+	double metric[CMP_MAX_METRICS];	/* mean over runs, by metric_defs[] index */
+	/* filled by cmp_table_stats() */
+	struct summary s;
+	double coeffvar;	/* 100 x stddev / arithmetic mean, % */
+	double change_pct;	/* against the first side, positive = better */
+	double p_value;		/* Welch's t-test against the first side; 1 for it */
+	bool significant;	/* p_value < 1 - sig_level */
+};
+
+struct cmp_table {
+	/* what was run: the manifest every rendering records */
+	const char *version, *machine, *kernel, *cost_profile, *cpus, *sysctls, *workload;
+	int nr_cpus, runs;
+	unsigned long long first_seed;
+	const char *unit;
+	bool higher_is_better;	/* rates: Hmean; times and latencies: Amean */
+	double sig_level;	/* confidence of the significance marker, 0.95 = 95% */
+	int nsides, nloads;
+	const char *const *side_name;	/* [nsides]; side 0 is the base */
+	const char *const *side_features; /* [nsides] */
+	const char *const *load;	/* [nloads]: "g=32", or "default" */
+	struct cmp_cell *cell;		/* [nloads * nsides], load-major */
+};
+
+static inline struct cmp_cell *cmp_cell_at(const struct cmp_table *t, int load, int side)
+{
+	return &t->cell[load * t->nsides + side];
+}
+
+/* Summaries, changes and p-values of every cell from its values. */
+void cmp_table_stats(struct cmp_table *t);
+/* The text report (mmtests layout, then ranked diagnostics). */
+void cmp_print_text(const struct cmp_table *t, FILE *f);
+/* CSV: a header, then a row per (load, side). */
+void cmp_print_csv(const struct cmp_table *t, FILE *f);
+/* JSON: manifest, sides, rows of per-side figures. Caller puts it. */
+json_object *cmp_json(const struct cmp_table *t);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * test_report.c - compare's report from a table built by hand, so every
+ * figure is known in advance.
+ *
+ * Three sides of three runs at g=1, lower is better:
+ *   a {10, 12, 14}: Amean 12, Stddev 2, CoeffVar 16.6667, Min 10, Max 14;
+ *   b {8, 9, 10}: Amean 9, change (12 - 9) / 12 = 25%, Stddev 1; Welch:
+ *     t = 3 / sqrt(4/3 + 1/3) = 2.324 on 2.94 degrees of freedom,
+ *     p = 0.10: not significant at 95%;
+ *   c {6, 6.5, 7}: Amean 6.5, change 45.83%, Stddev 0.5; t = 5.5 /
+ *     sqrt(4/3 + 0.25/3) = 4.621 on 2.25 degrees of freedom, p = 0.036:
+ *     significant at 95%, not at 99%.
+ * At g=2 every run is 5: no change, nothing significant.
+ * Diagnostics at g=1: context_switches 100 / 150 / 50 (+-50%) ranks above
+ * wake_idle_cpu_pct 10 / 10 / 12 (+20%); unchanged metrics follow in
+ * table order; hit counters that never fired are left out.
+ * tests/data/compare-golden.txt is that layout written out by hand.
+ */
+#include "testutil.h"
+
+#include "report/compare_out.h"
+
+static const double g1[3][3] = { { 10, 12, 14 }, { 8, 9, 10 }, { 6, 6.5, 7 } };
+static const double g2[3] = { 5, 5, 5 };
+static const char *const names[] = { "a", "b", "c" };
+static const char *const feats[] = { "default", "IDLE_DELAY", "NO_SIS_UTIL" };
+static const char *const loads[] = { "g=1", "g=2" };
+
+static int metric_index(const char *name)
+{
+	for (int d = 0; d < nr_metric_defs; d++)
+		if (!strcmp(metric_defs[d].name, name))
+			return d;
+	fail_msg("no metric %s", name);
+	return -1;
+}
+
+static void build(struct cmp_table *t, struct cmp_cell *cells, double sig_level)
+{
+	memset(cells, 0, 6 * sizeof(*cells));
+	*t = (struct cmp_table){
+		.version = "0.1.0", .machine = "testbox", .kernel = "v6.4", .cost_profile = "default",
+		.cpus = "all", .sysctls = "default", .workload = "hackbench -l 10", .nr_cpus = 4,
+		.runs = 3, .first_seed = 1, .unit = "s", .higher_is_better = false,
+		.sig_level = sig_level, .nsides = 3, .nloads = 2, .side_name = names,
+		.side_features = feats, .load = loads, .cell = cells,
+	};
+	for (int s = 0; s < 3; s++) {
+		cmp_cell_at(t, 0, s)->values = g1[s];
+		cmp_cell_at(t, 0, s)->n = 3;
+		cmp_cell_at(t, 1, s)->values = g2;
+		cmp_cell_at(t, 1, s)->n = 3;
+	}
+	int cs = metric_index("context_switches"), wi = metric_index("wake_idle_cpu_pct");
+
+	cmp_cell_at(t, 0, 0)->metric[cs] = 100;
+	cmp_cell_at(t, 0, 1)->metric[cs] = 150;
+	cmp_cell_at(t, 0, 2)->metric[cs] = 50;
+	cmp_cell_at(t, 0, 0)->metric[wi] = 10;
+	cmp_cell_at(t, 0, 1)->metric[wi] = 10;
+	cmp_cell_at(t, 0, 2)->metric[wi] = 12;
+	cmp_table_stats(t);
+}
+
+static char *render(const struct cmp_table *t, void (*fn)(const struct cmp_table *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(t, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_text_golden(void **state)
+{
+	(void)state;
+	struct cmp_table t;
+	struct cmp_cell cells[6];
+	char golden[16384];
+	FILE *g = fopen("tests/data/compare-golden.txt", "r");
+
+	assert_non_null(g);
+	size_t n = fread(golden, 1, sizeof(golden) - 1, g);
+
+	fclose(g);
+	golden[n] = '\0';
+	build(&t, cells, 0.95);
+	char *out = render(&t, cmp_print_text);
+
+	if (strcmp(out, golden)) {
+		print_error("got:\n%s\nwanted:\n%s\n", out, golden);
+		fail();
+	}
+	free(out);
+}
+
+/* The marker follows the level: c's p = 0.036 is significant at 95%, not 99%. */
+static void test_significance_marker(void **state)
+{
+	(void)state;
+	struct cmp_table t;
+	struct cmp_cell cells[6];
+
+	build(&t, cells, 0.95);
+	assert_false(cmp_cell_at(&t, 0, 1)->significant);
+	assert_true(cmp_cell_at(&t, 0, 2)->significant);
+	assert_float_equal(cmp_cell_at(&t, 0, 2)->p_value, 0.036, 0.002);
+	assert_float_equal(cmp_cell_at(&t, 0, 1)->p_value, 0.10, 0.01);
+	assert_false(cmp_cell_at(&t, 1, 2)->significant);
+	assert_float_equal(cmp_cell_at(&t, 1, 2)->p_value, 1.0, 0);
+	char *out = render(&t, cmp_print_text);
+
+	assert_non_null(strstr(out, "*  45.83%*"));
+	assert_null(strstr(out, "*  25.00%*"));
+	free(out);
+	build(&t, cells, 0.99);
+	assert_false(cmp_cell_at(&t, 0, 2)->significant);
+	out = render(&t, cmp_print_text);
+	assert_non_null(strstr(out, "(  45.83%)"));
+	assert_non_null(strstr(out, "significant at 99%"));
+	free(out);
+}
+
+static void test_csv_and_json(void **state)
+{
+	(void)state;
+	struct cmp_table t;
+	struct cmp_cell cells[6];
+	const char *const commas[] = { "default", "NO_SIS_UTIL,IDLE_DELAY", "say \"x\"" };
+
+	build(&t, cells, 0.95);
+	t.side_features = commas;
+	char *csv = render(&t, cmp_print_csv);
+
+	assert_true(!strncmp(csv, "load,side,features,runs,stat,mean,stddev,coeffvar,min,max,"
+				  "change_pct,p_value,significant,wake_idle_cpu_pct,", 90));
+	/* A feature list holds commas: quoted, as RFC 4180 says; quotes doubled. */
+	assert_non_null(strstr(csv, "\ng=1,b,\"NO_SIS_UTIL,IDLE_DELAY\",3,Amean,9,1,11.11111111,8,10,25,"));
+	assert_non_null(strstr(csv, "\ng=1,c,\"say \"\"x\"\"\",3,Amean,6.5,0.5,"));
+	int lines = 0;
+
+	for (const char *c = csv; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, 1 + 2 * 3);
+	free(csv);
+
+	json_object *j = cmp_json(&t), *rows, *row, *side, *v;
+
+	assert_true(json_object_object_get_ex(j, "rows", &rows));
+	assert_int_equal(json_object_array_length(rows), 2);
+	row = json_object_array_get_idx(rows, 0);
+	assert_true(json_object_object_get_ex(row, "sides", &v));
+	side = json_object_array_get_idx(v, 2);
+	assert_true(json_object_object_get_ex(side, "change_pct", &v));
+	assert_float_equal(json_object_get_double(v), 45.833333, 1e-5);
+	assert_true(json_object_object_get_ex(side, "significant", &v));
+	assert_true(json_object_get_boolean(v));
+	assert_true(json_object_object_get_ex(side, "values", &v));
+	assert_int_equal(json_object_array_length(v), 3);
+	assert_true(json_object_object_get_ex(j, "significance_level", &v));
+	assert_float_equal(json_object_get_double(v), 0.95, 0);
+	json_object_put(j);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_golden),
+		cmocka_unit_test(test_significance_marker),
+		cmocka_unit_test(test_csv_and_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
