@@ -12,8 +12,9 @@
  *     significant at 95%, not at 99%.
  * At g=2 every run is 5: no change, nothing significant.
  * Diagnostics at g=1: context_switches 100 / 150 / 50 (+-50%) ranks above
- * wake_idle_cpu_pct 10 / 10 / 12 (+20%); unchanged metrics follow in
- * table order; hit counters that never fired are left out.
+ * the C1 exits 40 / 40 / 30 (-25%), then wake_idle_cpu_pct 10 / 10 / 12
+ * (+20%); unchanged metrics follow in table order, idle states last; hit
+ * counters that never fired are left out.
  * tests/data/compare-golden.txt is that layout written out by hand.
  */
 #include "testutil.h"
@@ -25,6 +26,7 @@ static const double g2[3] = { 5, 5, 5 };
 static const char *const names[] = { "a", "b", "c" };
 static const char *const feats[] = { "default", "IDLE_DELAY", "NO_SIS_UTIL" };
 static const char *const loads[] = { "g=1", "g=2" };
+static const char *const states[] = { "C1" };
 
 static int metric_index(const char *name)
 {
@@ -43,7 +45,8 @@ static void build(struct cmp_table *t, struct cmp_cell *cells, double sig_level)
 		.cpus = "all", .sysctls = "default", .workload = "hackbench -l 10", .nr_cpus = 4,
 		.runs = 3, .first_seed = 1, .unit = "s", .higher_is_better = false,
 		.sig_level = sig_level, .nsides = 3, .nloads = 2, .side_name = names,
-		.side_features = feats, .load = loads, .cell = cells,
+		.side_features = feats, .load = loads, .nr_idle_states = 1, .idle_state = states,
+		.cell = cells,
 	};
 	for (int s = 0; s < 3; s++) {
 		cmp_cell_at(t, 0, s)->values = g1[s];
@@ -59,6 +62,9 @@ static void build(struct cmp_table *t, struct cmp_cell *cells, double sig_level)
 	cmp_cell_at(t, 0, 0)->metric[wi] = 10;
 	cmp_cell_at(t, 0, 1)->metric[wi] = 10;
 	cmp_cell_at(t, 0, 2)->metric[wi] = 12;
+	cmp_cell_at(t, 0, 0)->idle_exits[0] = 40;
+	cmp_cell_at(t, 0, 1)->idle_exits[0] = 40;
+	cmp_cell_at(t, 0, 2)->idle_exits[0] = 30;
 	cmp_table_stats(t);
 }
 

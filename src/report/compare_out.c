@@ -125,13 +125,33 @@ static void print_block(const struct cmp_table *t, FILE *f, enum stat_row which,
 	}
 }
 
+/*
+ * The diagnostics: the metrics marked so in metric_defs[] (index d below
+ * CMP_MAX_METRICS), then the exits of each idle state (d =
+ * CMP_MAX_METRICS + state).
+ */
+static double diag_value(const struct cmp_table *t, int l, int s, int d)
+{
+	const struct cmp_cell *c = cmp_cell_at(t, l, s);
+
+	return d < CMP_MAX_METRICS ? c->metric[d] : c->idle_exits[d - CMP_MAX_METRICS];
+}
+
+static void diag_name(const struct cmp_table *t, int d, char *buf, size_t len)
+{
+	if (d < CMP_MAX_METRICS)
+		snprintf(buf, len, "%s", metric_defs[d].name);
+	else
+		snprintf(buf, len, "idle_exits_%s", t->idle_state[d - CMP_MAX_METRICS]);
+}
+
 /* How far a diagnostic moved: the largest relative change of any side. */
 static double moved(const struct cmp_table *t, int l, int d)
 {
-	double b = cmp_cell_at(t, l, 0)->metric[d], most = 0;
+	double b = diag_value(t, l, 0, d), most = 0;
 
 	for (int s = 1; s < t->nsides; s++) {
-		double v = cmp_cell_at(t, l, s)->metric[d];
+		double v = diag_value(t, l, s, d);
 		double r = b != 0 ? fabs(v - b) / fabs(b) : (v != 0 ? INFINITY : 0);
 
 		if (r > most)
@@ -156,7 +176,7 @@ static int by_key(const void *a, const void *b)
 
 static void print_diagnostics(const struct cmp_table *t, FILE *f)
 {
-	struct ranked r[CMP_MAX_METRICS];
+	struct ranked r[CMP_MAX_METRICS + WS_MAX_IDLE_STATES];
 
 	for (int l = 0; l < t->nloads; l++) {
 		int n = 0;
@@ -171,6 +191,8 @@ static void print_diagnostics(const struct cmp_table *t, FILE *f)
 				continue;
 			r[n++] = (struct ranked){ d, moved(t, l, d) };
 		}
+		for (int i = 0; i < t->nr_idle_states && i < WS_MAX_IDLE_STATES; i++)
+			r[n++] = (struct ranked){ CMP_MAX_METRICS + i, moved(t, l, CMP_MAX_METRICS + i) };
 		qsort(r, (size_t)n, sizeof(r[0]), by_key);
 		fprintf(f, "\ndiagnostics at %s, means over runs, ranked by the largest change "
 			"against %s\n", t->load[l], t->side_name[0]);
@@ -182,11 +204,13 @@ static void print_diagnostics(const struct cmp_table *t, FILE *f)
 		put(&ln, f);
 		for (int i = 0; i < n; i++) {
 			int d = r[i].d;
-			double b = cmp_cell_at(t, l, 0)->metric[d];
+			double b = diag_value(t, l, 0, d);
+			char name[64];
 
-			add(&ln, "  %-26s", metric_defs[d].name);
+			diag_name(t, d, name, sizeof(name));
+			add(&ln, "  %-26s", name);
 			for (int s = 0; s < t->nsides; s++) {
-				double v = cmp_cell_at(t, l, s)->metric[d];
+				double v = diag_value(t, l, s, d);
 
 				add(&ln, " %15.2f", v);
 				if (!s)
@@ -256,6 +280,8 @@ void cmp_print_csv(const struct cmp_table *t, FILE *f)
 	for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++)
 		if (metric_defs[d].diagnostic)
 			fprintf(f, ",%s", metric_defs[d].name);
+	for (int i = 0; i < t->nr_idle_states && i < WS_MAX_IDLE_STATES; i++)
+		fprintf(f, ",idle_exits_%s", t->idle_state[i]);
 	fputc('\n', f);
 	for (int l = 0; l < t->nloads; l++)
 		for (int s = 0; s < t->nsides; s++) {
@@ -273,6 +299,8 @@ void cmp_print_csv(const struct cmp_table *t, FILE *f)
 			for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++)
 				if (metric_defs[d].diagnostic)
 					fprintf(f, ",%.10g", c->metric[d]);
+			for (int i = 0; i < t->nr_idle_states && i < WS_MAX_IDLE_STATES; i++)
+				fprintf(f, ",%.10g", c->idle_exits[i]);
 			fputc('\n', f);
 		}
 }
@@ -328,6 +356,12 @@ json_object *cmp_json(const struct cmp_table *t)
 				if (metric_defs[d].diagnostic)
 					json_object_object_add(dg, metric_defs[d].name,
 							       json_object_new_double(c->metric[d]));
+			json_object *ie = json_object_new_object();
+
+			for (int i = 0; i < t->nr_idle_states && i < WS_MAX_IDLE_STATES; i++)
+				json_object_object_add(ie, t->idle_state[i],
+						       json_object_new_double(c->idle_exits[i]));
+			json_object_object_add(dg, "idle_exits", ie);
 			json_object_object_add(o, "metrics", dg);
 			json_object_object_add(o, "change_pct", json_object_new_double(c->change_pct));
 			json_object_object_add(o, "p_value", json_object_new_double(c->p_value));

@@ -6,7 +6,7 @@
  *   statistic, a row per load level, a column per side, the change
  *   against the first side as "(  1.23%)", or "*  1.23%*" when Welch's
  *   t-test finds it significant), then per load level the diagnostic
- *   metrics ranked by how much they moved;
+ *   metrics and the idle exits per state, ranked by how much they moved;
  * - CSV, a row per (load level, side);
  * - JSON, the same figures with every run's value and the run manifest.
  *
@@ -30,6 +30,7 @@ struct cmp_cell {
 	const double *values;	/* [n]: each run's result, in seed order */
 	int n;
 	double metric[CMP_MAX_METRICS];	/* mean over runs, by metric_defs[] index */
+	double idle_exits[WS_MAX_IDLE_STATES];	/* mean exits per run, by idle state */
 	/* filled by cmp_table_stats() */
 	struct summary s;
 	double coeffvar;	/* 100 x stddev / arithmetic mean, % */
@@ -50,6 +51,8 @@ struct cmp_table {
 	const char *const *side_name;	/* [nsides]; side 0 is the base */
 	const char *const *side_features; /* [nsides] */
 	const char *const *load;	/* [nloads]: "g=32", or "default" */
+	int nr_idle_states;
+	const char *const *idle_state;	/* [nr_idle_states]: keys, "POLL", "C1" */
 	struct cmp_cell *cell;		/* [nloads * nsides], load-major */
 };
 

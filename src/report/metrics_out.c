@@ -105,7 +105,7 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 }
 
 /* An idle state's name as a metric-name suffix: "haltpoll idle" -> "haltpoll_idle". */
-static void state_key(const char *name, char *out, size_t len)
+void metrics_state_key(const char *name, char *out, size_t len)
 {
 	size_t i = 0;
 
@@ -129,7 +129,7 @@ void metrics_print(FILE *out, const struct machine *m, const struct metrics_view
 			for (int s = 0; s < m->nr_idle_states; s++) {
 				char key[24], name[48];
 
-				state_key(m->idle[s].name, key, sizeof(key));
+				metrics_state_key(m->idle[s].name, key, sizeof(key));
 				snprintf(name, sizeof(name), "idle_exits_%s", key);
 				fprintf(out, "  %-28s %14.0f\n", name, v->idle_exits[s]);
 			}
@@ -149,7 +149,7 @@ json_object *metrics_json(const struct machine *m, const struct metrics_view *v)
 	for (int s = 0; s < m->nr_idle_states; s++) {
 		char key[24];
 
-		state_key(m->idle[s].name, key, sizeof(key));
+		metrics_state_key(m->idle[s].name, key, sizeof(key));
 		json_object_object_add(ie, key, json_object_new_int64((int64_t)v->idle_exits[s]));
 	}
 	json_object_object_add(o, "idle_exits", ie);

@@ -28,6 +28,8 @@ struct metric_def {
 extern const struct metric_def metric_defs[];
 extern const int nr_metric_defs;
 
+/* An idle state's name as a key: "C1E" stays, "C1-ACPI" becomes "C1_ACPI". */
+void metrics_state_key(const char *name, char *out, size_t len);
 /* Derive the view; utilisation is over nr_cpus (the CPUs the workload may use). */
 void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v);
 /* "name  value" lines, indented. */
