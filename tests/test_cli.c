@@ -203,6 +203,57 @@ static void test_compare_json_and_jobs(void **state)
 	assert_non_null(strstr(b, "\ng=2,noutil,NO_SIS_UTIL,"));
 }
 
+/*
+ * Every --json result records the command that made it; `wakesim rerun`
+ * replays it, byte for byte, for run and for compare (issue 7).
+ */
+static void test_rerun(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/wakesim-rerun-XXXXXX";
+	const char *w = tu_wakesim();
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine %s --side a=default "
+			       "--side b=IDLE_DELAY --side c=NO_SIS_UTIL --runs 2 --loads g=1,2 --json "
+			       "-o %s/c.json -- hackbench -l 20 && %s rerun %s/c.json > %s/c2.json && "
+			       "cmp %s/c.json %s/c2.json && %s rerun %s/c.json -o %s/c3.json && "
+			       "cmp %s/c.json %s/c3.json", w, HOST, dir, w, dir, dir, dir, dir, w, dir, dir,
+			       dir, dir), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --seed 4 --features IDLE_DELAY "
+			       "--json -o %s/r.json -- hackbench -g 1 -l 30 -p && %s rerun %s/r.json | "
+			       "cmp - %s/r.json && grep -c '\"command\"' %s/r.json", w, HOST, dir, w, dir,
+			       dir, dir), 0);
+	/* The output path is not part of the recorded command (grep finds none: 1). */
+	assert_int_equal(tu_sh(out, sizeof(out), "grep -c '/r.json' %s/r.json", dir), 1);
+	/* Another version warns, and still runs. */
+	assert_int_equal(tu_sh(out, sizeof(out), "sed 's/\"wakesim_version\": *\"[^\"]*\"/"
+			       "\"wakesim_version\":\"0.0.1\"/' %s/r.json > %s/old.json && "
+			       "{ %s rerun %s/old.json 2>&1 >/dev/null; }", dir, dir, w, dir), 0);
+	assert_non_null(strstr(out, "was made by wakesim 0.0.1"));
+	/* Bad result files: named with file and line, exit 2, nothing run. */
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rerun %s/none.json", dir);
+	expect_usage_error(cmd, "none.json");
+	tu_sh(out, sizeof(out), "printf '{\n  \"command\": [\"run\",\n' > %s/cut.json", dir);
+	snprintf(cmd, sizeof(cmd), "rerun %s/cut.json", dir);
+	expect_usage_error(cmd, "cut.json:3: JSON syntax error");
+	tu_sh(out, sizeof(out), "printf '{\"machine\": \"x\"}\n' > %s/nocmd.json", dir);
+	snprintf(cmd, sizeof(cmd), "rerun %s/nocmd.json", dir);
+	expect_usage_error(cmd, "no key \"command\"");
+	tu_sh(out, sizeof(out), "printf '{\n\"a\": 1,\n\"command\": [\"topo\"]}\n' > %s/topo.json",
+	      dir);
+	snprintf(cmd, sizeof(cmd), "rerun %s/topo.json", dir);
+	expect_usage_error(cmd, "topo.json:3: key \"command\": the command is neither run nor compare");
+	tu_sh(out, sizeof(out), "printf '{\"command\": [1]}\n' > %s/num.json", dir);
+	snprintf(cmd, sizeof(cmd), "rerun %s/num.json", dir);
+	expect_usage_error(cmd, "expected a non-empty array of strings");
+	expect_usage_error("rerun", "no result file");
+	expect_usage_error("rerun a.json b.json", "unexpected argument \"b.json\"");
+	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+}
+
 static void test_topo_and_lists(void **state)
 {
 	(void)state;
@@ -242,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_sysctl_spellings),
 		cmocka_unit_test(test_compare_json_and_jobs),
+		cmocka_unit_test(test_rerun),
 		cmocka_unit_test(test_topo_and_lists),
 	};
 

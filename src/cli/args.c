@@ -337,3 +337,28 @@ int parse_count(const char *cmd, const char *opt, const char *arg, long min, lon
 	*out = v;
 	return 0;
 }
+
+json_object *invocation_json(int argc, char **argv)
+{
+	json_object *a = json_object_new_array();
+	bool workload = false;
+
+	for (int i = 0; i < argc; i++) {
+		const char *s = argv[i];
+
+		if (!workload) {
+			if (!strcmp(s, "--")) {
+				workload = true;
+			} else if (!strcmp(s, "-o") || !strcmp(s, "--output") || !strcmp(s, "-j") ||
+				   !strcmp(s, "--jobs")) {
+				i++;
+				continue;
+			} else if (!strncmp(s, "--output=", 9) || !strncmp(s, "--jobs=", 7) ||
+				   (s[0] == '-' && (s[1] == 'o' || s[1] == 'j'))) {
+				continue;
+			}
+		}
+		json_object_array_add(a, json_object_new_string(s));
+	}
+	return a;
+}

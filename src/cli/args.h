@@ -5,6 +5,7 @@
 #ifndef WS_ARGS_H
 #define WS_ARGS_H
 
+#include <json-c/json.h>
 #include <stdio.h>
 
 #include "runner.h"
@@ -79,6 +80,16 @@ void out_discard(struct out_buf *ob);
  */
 int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 	       struct common_opts *o);
+
+/*
+ * The command line to record in a result file, so `wakesim rerun` can
+ * replay it: argv (argv[0] is "run" or "compare") without what does not
+ * change a result, before "--": the output path (-o FILE, -oFILE,
+ * --output FILE, --output=FILE) and the worker count (-j N, --jobs N), so
+ * -j 1 and -j 2 still write the same bytes.
+ * Returns a new JSON array of strings.
+ */
+json_object *invocation_json(int argc, char **argv);
 
 /* Parse a non-negative integer option; prints the error and returns -1. */
 int parse_count(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);

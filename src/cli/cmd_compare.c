@@ -465,6 +465,7 @@ int cmd_compare(int argc, char **argv)
 		.cell = cells,
 	};
 
+	t.command = invocation_json(argc, argv);
 	cmp_table_stats(&t);
 	if (o.json) {
 		json_object *root = cmp_json(&t);
@@ -478,6 +479,7 @@ int cmd_compare(int argc, char **argv)
 	} else {
 		cmp_print_text(&t, ob.f);
 	}
+	json_object_put(t.command);
 	ret = out_commit(&ob, o.output) ? 1 : 0;
 done:
 	if (ob.f)

@@ -138,6 +138,7 @@ int cmd_run(int argc, char **argv)
 		json_object_object_add(root, "cpus", json_object_new_string(cpus));
 		json_object_object_add(root, "seed", json_object_new_int64((int64_t)o.seed));
 		json_object_object_add(root, "workload", json_object_new_string(cmdline));
+		json_object_object_add(root, "command", invocation_json(argc, argv));
 		json_object_object_add(r, "value", json_object_new_double(res.result));
 		json_object_object_add(r, "unit", json_object_new_string(res.unit));
 		json_object_object_add(r, "higher_is_better",

@@ -17,9 +17,10 @@ static const char usage[] =
 	"wakesim " WAKESIM_VERSION " - simulate Linux fair-scheduler wake-up placement\n"
 	"\n"
 	"Usage:\n"
-	"  wakesim compare [--machine M] [--kernel K] [--base FEATURES] --test FEATURES [--runs N]\n"
-	"                  [--seed FIRST] [--loads NAME=V1,V2,...] [--sysctl K=V]...\n"
-	"                  [--node N | --cpus LIST] [-j N] [--json] [-o FILE] -- WORKLOAD...\n"
+	"  wakesim compare [--machine M] [--kernel K] [--base FEATURES] --test FEATURES\n"
+	"                  | --side NAME=FEATURES... [--runs N] [--seed FIRST]\n"
+	"                  [--loads NAME=V1,V2,...] [--sysctl K=V]... [--node N | --cpus LIST]\n"
+	"                  [--sig-level PCT] [-j N] [--json | --csv] [-o FILE] -- WORKLOAD...\n"
 	"  wakesim compare [OPTIONS]  (no workload: S2's hackbench on epyc9654-2s,\n"
 	"                              mainline vs IDLE_DELAY unless --machine/--test)\n"
 	"  wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F] [--sysctl K=V]...\n"
@@ -30,6 +31,7 @@ static const char usage[] =
 	"  wakesim sysctls [--machine M] [--kernel K]   tunables and their defaults\n"
 	"  wakesim workloads [NAME]                     workloads and their flags\n"
 	"  wakesim calibrate [--quick] [-o FILE]        measure this machine: a cost profile\n"
+	"  wakesim rerun RESULT.json [-o FILE]          run again what made a --json result\n"
 	"\n"
 	"Machines: a preset name, host (this machine's /sys), sysfs:DIR (a copied\n"
 	"/sys tree) or a machine JSON file. FEATURES use debugfs syntax:\n"
@@ -227,6 +229,8 @@ int main(int argc, char **argv)
 		return cmd_sysctls(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "workloads"))
 		return cmd_workloads(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "rerun"))
+		return cmd_rerun(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "calibrate"))
 		return cmd_calibrate(argc - 1, argv + 1);
 	fprintf(stderr, "wakesim: unknown command \"%s\" (see wakesim --help)\n", argv[1]);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "presets_data.h"
+#include "sim/jsondoc.h"
 #include "sim/jsonpos.h"
 #include "sim/textfile.h"
 
@@ -552,76 +553,6 @@ static int parse_idle_and_costs(const struct jctx *c, json_object *root, struct 
 	return parse_costs(c, o, &m->costs);
 }
 
-static int parse_doc(const char *text, size_t len, const char *file, json_object **out,
-		     char *err, size_t errlen)
-{
-	json_tokener *tok = json_tokener_new();
-	json_object *root;
-
-	if (!tok) {
-		snprintf(err, errlen, "%s: out of memory", file);
-		return -1;
-	}
-	/* Machine files and cost profiles are plain JSON: no comments, trailing
-	 * commas or single quotes (rt-app files, read elsewhere, allow them). */
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	enum json_tokener_error jerr = json_tokener_get_error(tok);
-
-	if (!root && jerr == json_tokener_success) {
-		/* A lone "null" parses fine and yields no object. */
-		snprintf(err, errlen, "%s:1: expected a JSON object, found null", file);
-		json_tokener_free(tok);
-		return -1;
-	}
-	if (!root || jerr != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) < len) {
-		size_t off = json_tokener_get_parse_end(tok);
-		int line = 1;
-
-		for (size_t i = 0; i < off && i < len; i++)
-			line += text[i] == '\n';
-		if (root && jerr == json_tokener_success) {
-			/* Only whitespace may follow the document. */
-			bool junk = false;
-
-			for (size_t i = off; i < len; i++)
-				if (text[i] != ' ' && text[i] != '\n' && text[i] != '\t' &&
-				    text[i] != '\r')
-					junk = true;
-			if (!junk) {
-				json_tokener_free(tok);
-				*out = root;
-				return 0;
-			}
-			snprintf(err, errlen, "%s:%d: unexpected text after the JSON document",
-				 file, line);
-			json_object_put(root);
-		} else {
-			snprintf(err, errlen, "%s:%d: JSON syntax error: %s", file, line,
-				 jerr == json_tokener_continue ? "unexpected end of file"
-							       : json_tokener_error_desc(jerr));
-			if (root)
-				json_object_put(root);
-		}
-		json_tokener_free(tok);
-		return -1;
-	}
-	json_tokener_free(tok);
-	char key[128];
-	int kline = json_repeated_key(text, len, key, sizeof(key));
-
-	if (kline) {
-		/* json-c keeps the last of repeated keys: an earlier typo would vanish. */
-		snprintf(err, errlen, "%s:%d: key \"%s\" repeats a key of the same object", file, kline,
-			 key);
-		json_object_put(root);
-		return -1;
-	}
-	*out = root;
-	return 0;
-}
-
 static int parse_profile(const char *text, size_t len, const char *file, struct machine *m,
 			 char *err, size_t errlen);
 
@@ -634,7 +565,7 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 	json_object *root, *o;
 	int ret = -1;
 
-	if (parse_doc(text, len, file, &root, err, errlen))
+	if (json_doc_parse(text, len, file, &root, err, errlen))
 		return -1;
 	if (!json_object_is_type(root, json_type_object)) {
 		snprintf(err, errlen, "%s:1: expected a JSON object", file);
@@ -703,7 +634,7 @@ static int parse_profile(const char *text, size_t len, const char *file, struct 
 	char name[64];
 	int ret = -1;
 
-	if (parse_doc(text, len, file, &root, err, errlen))
+	if (json_doc_parse(text, len, file, &root, err, errlen))
 		return -1;
 	if (!json_object_is_type(root, json_type_object)) {
 		snprintf(err, errlen, "%s:1: expected a JSON object", file);

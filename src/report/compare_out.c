@@ -315,6 +315,8 @@ json_object *cmp_json(const struct cmp_table *t)
 	json_object_object_add(root, "wakesim_version", json_object_new_string(t->version));
 	json_object_object_add(root, "machine", json_object_new_string(t->machine));
 	json_object_object_add(root, "workload", json_object_new_string(t->workload));
+	if (t->command)
+		json_object_object_add(root, "command", json_object_get(t->command));
 	json_object_object_add(root, "kernel", json_object_new_string(t->kernel));
 	json_object_object_add(root, "cost_profile", json_object_new_string(t->cost_profile));
 	json_object_object_add(root, "cpus", json_object_new_string(t->cpus));

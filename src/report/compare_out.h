@@ -51,6 +51,7 @@ struct cmp_table {
 	const char *const *side_name;	/* [nsides]; side 0 is the base */
 	const char *const *side_features; /* [nsides] */
 	const char *const *load;	/* [nloads]: "g=32", or "default" */
+	json_object *command;		/* the command line for `wakesim rerun`, or NULL */
 	int nr_idle_states;
 	const char *const *idle_state;	/* [nr_idle_states]: keys, "POLL", "C1" */
 	struct cmp_cell *cell;		/* [nloads * nsides], load-major */

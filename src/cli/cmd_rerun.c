@@ -1,0 +1,132 @@
+/*
+ * cmd_rerun.c - `wakesim rerun RESULT.json [-o FILE]`: replay the command
+ * a result file of `run --json` or `compare --json` records under
+ * "command", so the same wakesim reproduces it byte for byte. Relative
+ * paths in it (machine files, cost profiles) are as they were given.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "commands.h"
+#include "sim/jsondoc.h"
+#include "sim/jsonpos.h"
+#include "sim/textfile.h"
+
+static const char rerun_usage[] =
+	"Usage: wakesim rerun RESULT.json [-o FILE]\n"
+	"Runs again the command that made RESULT.json (its \"command\" key, written by\n"
+	"run --json and compare --json), writing to FILE or standard output. The same\n"
+	"wakesim version gives the same bytes; another one warns and may differ.\n";
+
+/* "FILE:LINE: key \"command\": why", the line of the key or of the file's start. */
+static int bad(const char *file, const char *text, size_t len, const char *why)
+{
+	int line = json_path_line(text, len, "command");
+
+	fprintf(stderr, "wakesim rerun: %s:%d: key \"command\": %s\n", file, line ? line : 1, why);
+	return EXIT_USAGE;
+}
+
+int cmd_rerun(int argc, char **argv)
+{
+	const char *file = NULL, *output = NULL;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(rerun_usage, stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			if (i + 1 == argc) {
+				fprintf(stderr, "wakesim rerun: %s needs a file\n%s", argv[i], rerun_usage);
+				return EXIT_USAGE;
+			}
+			output = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "wakesim rerun: unknown option \"%s\"\n%s", argv[i], rerun_usage);
+			return EXIT_USAGE;
+		} else if (file) {
+			fprintf(stderr, "wakesim rerun: unexpected argument \"%s\"\n%s", argv[i],
+				rerun_usage);
+			return EXIT_USAGE;
+		} else {
+			file = argv[i];
+		}
+	}
+	if (!file) {
+		fprintf(stderr, "wakesim rerun: no result file\n%s", rerun_usage);
+		return EXIT_USAGE;
+	}
+
+	char *text = NULL, err[1024];
+	size_t len = 0;
+	json_object *root = NULL, *cmd, *ver;
+
+	if (text_file_read(file, "result file", &text, &len, err, sizeof(err)) ||
+	    json_doc_parse(text, len, file, &root, err, sizeof(err))) {
+		fprintf(stderr, "wakesim rerun: %s\n", err);
+		free(text);
+		return EXIT_USAGE;
+	}
+	int ret = EXIT_USAGE;
+	char **av = NULL;
+
+	if (!json_object_is_type(root, json_type_object) ||
+	    !json_object_object_get_ex(root, "command", &cmd)) {
+		fprintf(stderr, "wakesim rerun: %s: no key \"command\": not a result of run --json "
+			"or compare --json\n", file);
+		goto out;
+	}
+	if (!json_object_is_type(cmd, json_type_array) || !json_object_array_length(cmd)) {
+		ret = bad(file, text, len, "expected a non-empty array of strings");
+		goto out;
+	}
+	int n = (int)json_object_array_length(cmd);
+
+	av = calloc((size_t)n + 3, sizeof(*av));
+	if (!av) {
+		fprintf(stderr, "wakesim: out of memory\n");
+		ret = 1;
+		goto out;
+	}
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(cmd, (size_t)i);
+
+		if (!json_object_is_type(e, json_type_string)) {
+			ret = bad(file, text, len, "expected a non-empty array of strings");
+			goto out;
+		}
+		const char *s = json_object_get_string(e);
+
+		/* The output file goes before the workload's arguments. */
+		if (output && !strcmp(s, "--") && k == i) {
+			av[k++] = "-o";
+			av[k++] = (char *)output;
+		}
+		av[k++] = (char *)s;
+	}
+	if (output && k == n) {
+		av[k++] = "-o";
+		av[k++] = (char *)output;
+	}
+	if (strcmp(av[0], "run") && strcmp(av[0], "compare")) {
+		ret = bad(file, text, len, "the command is neither run nor compare");
+		goto out;
+	}
+	if (!json_object_object_get_ex(root, "wakesim_version", &ver) ||
+	    strcmp(json_object_get_string(ver), WAKESIM_VERSION))
+		fprintf(stderr, "wakesim rerun: %s was made by wakesim %s, this is %s: the figures "
+			"may differ\n", file,
+			json_object_object_get_ex(root, "wakesim_version", &ver)
+				? json_object_get_string(ver) : "(unknown)",
+			WAKESIM_VERSION);
+	ret = !strcmp(av[0], "run") ? cmd_run(k, av) : cmd_compare(k, av);
+out:
+	free(av);
+	json_object_put(root);
+	free(text);
+	return ret;
+}
