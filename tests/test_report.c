@@ -20,6 +20,7 @@
 #include "testutil.h"
 
 #include "report/compare_out.h"
+#include "report/progress.h"
 
 static const double g1[3][3] = { { 10, 12, 14 }, { 8, 9, 10 }, { 6, 6.5, 7 } };
 static const double g2[3] = { 5, 5, 5 };
@@ -170,12 +171,52 @@ static void test_csv_and_json(void **state)
 	json_object_put(j);
 }
 
+/* 5 of 20 runs in 10 s: 2 s a run, 15 to go, 30 s left; 5/20 of 30 cells filled. */
+static void test_progress_line(void **state)
+{
+	(void)state;
+	char buf[128];
+
+	progress_format(buf, sizeof(buf), 5, 20, 10.0, "runs");
+	assert_string_equal(buf, "[#######.......................] 5/20 runs, ETA 0:30");
+	progress_format(buf, sizeof(buf), 0, 20, 0.0, "runs");
+	assert_string_equal(buf, "[..............................] 0/20 runs, ETA --:--");
+	progress_format(buf, sizeof(buf), 1, 3, 100.0, "runs");
+	assert_string_equal(buf, "[##########....................] 1/3 runs, ETA 3:20");
+	progress_format(buf, sizeof(buf), 3, 3, 7.0, "runs");
+	assert_string_equal(buf, "[##############################] 3/3 runs, done");
+}
+
+/* Only a terminal sees the bar: a pipe (every other test) gets nothing. */
+static void test_progress_tty(void **state)
+{
+	(void)state;
+	char out[1 << 14];
+	const char *w = tu_wakesim();
+
+	assert_int_equal(tu_sh(out, sizeof(out), "script -q -c '%s compare --machine "
+			       "sysfs:tests/data/host-2cpu-sysfs --test IDLE_DELAY --runs 2 -- "
+			       "hackbench -l 20 > /dev/null' /dev/null", w), 0);
+	assert_non_null(strstr(out, "] 4/4 runs, done"));
+	assert_non_null(strstr(out, "] 0/4 runs, ETA --:--"));
+	assert_int_equal(tu_sh(out, sizeof(out), "script -q -c '%s compare --quiet --machine "
+			       "sysfs:tests/data/host-2cpu-sysfs --test IDLE_DELAY --runs 2 -- "
+			       "hackbench -l 20 > /dev/null' /dev/null | wc -c", w), 0);
+	assert_string_equal(out, "0\n");
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine "
+			       "sysfs:tests/data/host-2cpu-sysfs --test IDLE_DELAY --runs 2 -- "
+			       "hackbench -l 20 2>&1 >/dev/null | wc -c", w), 0);
+	assert_string_equal(out, "0\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_golden),
 		cmocka_unit_test(test_significance_marker),
 		cmocka_unit_test(test_csv_and_json),
+		cmocka_unit_test(test_progress_line),
+		cmocka_unit_test(test_progress_tty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

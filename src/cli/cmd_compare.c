@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "report/compare_out.h"
 #include "report/metrics_out.h"
+#include "report/progress.h"
 #include "workload/workload.h"
 
 #define MAX_LOADS 64
@@ -30,7 +31,7 @@ static const char compare_usage[] =
 	"                       [--base FEATURES] --test FEATURES | --side NAME=FEATURES...\n"
 	"                       [--runs N] [--seed FIRST] [--loads NAME=V1,V2,...]\n"
 	"                       [--sysctl NAME=VALUE]... [--node N | --cpus LIST]\n"
-	"                       [--sig-level PCT] [-j N] [--json | --csv] [-o FILE]\n"
+	"                       [--sig-level PCT] [-j N] [--json | --csv] [-o FILE] [--quiet]\n"
 	"                       -- WORKLOAD [ARGS...]\n"
 	"Runs every side N times (default 5; seeds FIRST..FIRST+N-1) per load level.\n"
 	"Sides: --base (default \"default\", the --kernel profile's) and --test, named base\n"
@@ -42,7 +43,8 @@ static const char compare_usage[] =
 	"gives -c 8). Change is positive when a side is better than the base; *x%*\n"
 	"marks significance (Welch's t-test at --sig-level, default 95%).\n"
 	"Output: mmtests' compare-kernels layout and ranked diagnostics; --json or\n"
-	"--csv (a row per load and side) for scripts.\n"
+	"--csv (a row per load and side) for scripts. On a terminal, a progress bar\n"
+	"with ETA runs on stderr unless --quiet.\n"
 	"Without a workload: S2's `hackbench -g 32 -f 20 --threads --pipe -l 400 -s 100`\n"
 	"(loops scaled down from 480000), on epyc9654-2s and with --test IDLE_DELAY\n"
 	"unless given; other options apply.\n";
@@ -107,6 +109,12 @@ static void print_cmdline(FILE *f, int argc, char **argv)
 		fprintf(f, "%s%s", i ? " " : "", argv[i]);
 }
 
+static void show_progress(int done, int n, void *arg)
+{
+	(void)n;
+	progress_update(arg, done);
+}
+
 /* --side NAME=FEATURES: a name of letters, digits, '-', '_' or '.'. */
 static int parse_side(const char *arg, const char **name, const char **feats, char *buf,
 		      size_t len)
@@ -146,7 +154,7 @@ int cmd_compare(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },    { "node", required_argument, NULL, 'N' },
 		{ "cpus", required_argument, NULL, 'c' },    { "json", no_argument, NULL, 'J' },
 		{ "csv", no_argument, NULL, 'C' },	     { "side", required_argument, NULL, 'D' },
-		{ "sig-level", required_argument, NULL, 'G' },
+		{ "sig-level", required_argument, NULL, 'G' }, { "quiet", no_argument, NULL, 'q' },
 		{ "output", required_argument, NULL, 'o' },  { "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
@@ -156,7 +164,7 @@ int cmd_compare(int argc, char **argv)
 	char side_buf[MAX_SIDES][32];
 	struct load_level lv[MAX_LOADS];
 	int nloads = 1, runs = 5, jobs = host_cpus(), nsides = 0, nside_opts = 0, c, wargc;
-	bool csv = false;
+	bool csv = false, quiet = false;
 	double sig_level = 0.95;
 	char **wargv;
 	long v;
@@ -207,6 +215,9 @@ int cmd_compare(int argc, char **argv)
 		}
 		case 'C':
 			csv = true;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case 'r':
 			if (parse_count("compare", "--runs", optarg, 1, 1000, &v))
@@ -378,8 +389,13 @@ int cmd_compare(int argc, char **argv)
 	}
 	{
 		char err[256];
+		struct progress bar;
 
-		if (run_many(njob, jobspec, seeds, out, jobs, err, sizeof(err))) {
+		progress_start(&bar, stderr, !quiet, njob, "runs");
+		int r = run_many(njob, jobspec, seeds, out, jobs, show_progress, &bar, err, sizeof(err));
+
+		progress_end(&bar);
+		if (r) {
 			fprintf(stderr, "wakesim compare: %s\n", err);
 			goto done;
 		}

@@ -117,15 +117,19 @@ struct worker {
 };
 
 int run_many(int n, const struct run_spec *const *specs, const uint64_t *seeds,
-	     struct run_outcome *out, int jobs, char *err, size_t errlen)
+	     struct run_outcome *out, int jobs, run_progress_fn progress, void *arg, char *err,
+	     size_t errlen)
 {
 	if (jobs <= 1 || n <= 1) {
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			run_one(specs[i], seeds[i], &out[i], NULL);
+			if (progress)
+				progress(i + 1, n, arg);
+		}
 		return 0;
 	}
 	struct worker *w = calloc((size_t)jobs, sizeof(*w));
-	int next = 0, running = 0;
+	int next = 0, running = 0, finished = 0;
 
 	if (!w) {
 		snprintf(err, errlen, "out of memory");
@@ -191,6 +195,8 @@ int run_many(int n, const struct run_spec *const *specs, const uint64_t *seeds,
 			close(w[s].fd);
 			w[s].pid = 0;
 			running--;
+			if (progress)
+				progress(++finished, n, arg);
 			break;
 		}
 	}

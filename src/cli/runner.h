@@ -39,13 +39,18 @@ struct run_outcome {
  */
 int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out, FILE *report);
 
+/* Called as runs finish: done of n (in any order of jobs). */
+typedef void (*run_progress_fn)(int done, int n, void *arg);
+
 /*
  * Run n jobs (job i = specs[i] with seeds[i]) on up to jobs worker
- * processes; outcomes land in out[i]. Returns 0, or -1 if a worker could
- * not be started (err set). Failed runs are marked in their outcome.
+ * processes; outcomes land in out[i]. progress (may be NULL) hears of each
+ * finished run. Returns 0, or -1 if a worker could not be started (err
+ * set). Failed runs are marked in their outcome.
  */
 int run_many(int n, const struct run_spec *const *specs, const uint64_t *seeds,
-	     struct run_outcome *out, int jobs, char *err, size_t errlen);
+	     struct run_outcome *out, int jobs, run_progress_fn progress, void *arg, char *err,
+	     size_t errlen);
 
 /* Online CPUs of this host, for the default -j. */
 int host_cpus(void);
