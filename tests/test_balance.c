@@ -104,6 +104,14 @@ static void test_newidle_pulls_cold_task(void **state)
 	assert_int_equal(task_cpu(c), 1);
 	assert_int_equal(task_cpu(b), 0);
 	assert_int_equal(sim->rq[0].nr_running, 2);
+	/* schedstats: one new-idle pass at MC, an imbalance of 1 task, 1 gained. */
+	struct sched_domain *m1 = level(sim, 1, "MC");
+
+	assert_int_equal(m1->lb_count[CPU_NEWLY_IDLE], 1);
+	assert_int_equal(m1->lb_imbalance[CPU_NEWLY_IDLE], 1);
+	assert_int_equal(m1->lb_gained[CPU_NEWLY_IDLE], 1);
+	assert_int_equal(m1->lb_failed[CPU_NEWLY_IDLE] + m1->lb_balanced[CPU_NEWLY_IDLE], 0);
+	assert_int_equal(m1->lb_count[CPU_IDLE] + m1->lb_count[CPU_NOT_IDLE], 0);
 	tu_sim_free(sim);
 
 	sim = scene(two_llc);
@@ -123,6 +131,16 @@ static void test_newidle_pulls_cold_task(void **state)
 	assert_int_equal(sched_balance_rq(sim, 1, mc, CPU_IDLE), 1);
 	assert_int_equal(task_cpu(b), 1);
 	assert_int_equal(mc->nr_balance_failed, 0);
+	/* schedstats: the new-idle pass failed; of three idle passes, two
+	 * failed and the third gained one task, a cache-hot one. */
+	assert_int_equal(mc->lb_count[CPU_NEWLY_IDLE], 1);
+	assert_int_equal(mc->lb_failed[CPU_NEWLY_IDLE], 1);
+	assert_int_equal(mc->lb_count[CPU_IDLE], 3);
+	assert_int_equal(mc->lb_failed[CPU_IDLE], 2);
+	assert_int_equal(mc->lb_gained[CPU_IDLE], 1);
+	assert_int_equal(mc->lb_hot_gained[CPU_IDLE], 1);
+	assert_int_equal(mc->lb_imbalance[CPU_IDLE], 3);
+	assert_int_equal(mc->lb_balanced[CPU_IDLE], 0);
 	tu_sim_free(sim);
 }
 
@@ -212,8 +230,14 @@ static void test_busy_balanced(void **state)
 	steady(sim, 0);
 	steady(sim, 1);
 	sim->this_cpu = 1;
-	assert_int_equal(sched_balance_rq(sim, 1, level(sim, 1, "MC"), CPU_NOT_IDLE), 0);
+	struct sched_domain *mc = level(sim, 1, "MC");
+
+	assert_int_equal(sched_balance_rq(sim, 1, mc, CPU_NOT_IDLE), 0);
 	assert_int_equal(sim->rq[0].nr_running, 1);
+	/* schedstats: a busy pass that found its domain balanced (no busiest group). */
+	assert_int_equal(mc->lb_count[CPU_NOT_IDLE], 1);
+	assert_int_equal(mc->lb_balanced[CPU_NOT_IDLE], 1);
+	assert_int_equal(mc->lb_nobusyg[CPU_NOT_IDLE], 1);
 	tu_sim_free(sim);
 }
 

@@ -254,6 +254,44 @@ static void test_rerun(void **state)
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
 }
 
+/*
+ * run --schedstat: /proc/schedstat's layout (version 16 on mainline, 15
+ * on the older profiles; "cpuN" and 9 numbers; "domainN", a bitmap, 3 x 8
+ * load-balance counters and 12 more), and the counters add up to the
+ * run's metrics: every wake-up was done from a CPU and counted once,
+ * either local or remote at one domain; every switch to a task is one
+ * pcount.
+ */
+static void test_schedstat(void **state)
+{
+	(void)state;
+	const char *w = tu_wakesim();
+
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --json --schedstat "
+			       "/tmp/wakesim-ss.txt -o /tmp/wakesim-ss.json -- hackbench -g 2 -l 30 -p && "
+			       "head -1 /tmp/wakesim-ss.txt && awk '/^cpu/ && NF != 10 || /^domain/ && "
+			       "NF != 38 { bad++ } /^cpu/ { t += $6; l += $7; p += $10 } /^domain/ "
+			       "{ r += $(NF - 2) } END { print bad + 0, t, l + r, p }' /tmp/wakesim-ss.txt && "
+			       "jq -r '.metrics | \"\\(.wakeups) \\(.context_switches)\"' /tmp/wakesim-ss.json",
+			       w, HOST), 0);
+	int bad, t, lr, p, wakeups, switches;
+
+	assert_int_equal(sscanf(out, "version 16\n%d %d %d %d\n%d %d", &bad, &t, &lr, &p, &wakeups,
+				&switches), 6);
+	assert_int_equal(bad, 0);
+	assert_true(wakeups > 0);
+	assert_int_equal(t, wakeups);
+	assert_int_equal(lr, wakeups);
+	assert_int_equal(p, switches);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --kernel v6.4 --schedstat "
+			       "/tmp/wakesim-ss.txt -- hackbench -g 1 -l 5 >/dev/null && head -1 "
+			       "/tmp/wakesim-ss.txt && rm -f /tmp/wakesim-ss.txt /tmp/wakesim-ss.json", w,
+			       HOST), 0);
+	assert_string_equal(out, "version 15\n");
+	expect_usage_error("run --machine " HOST " --schedstat /nonexistent/dir/s -- hackbench -l 5",
+			   "directory /nonexistent/dir does not exist");
+}
+
 static void test_topo_and_lists(void **state)
 {
 	(void)state;
@@ -294,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_sysctl_spellings),
 		cmocka_unit_test(test_compare_json_and_jobs),
 		cmocka_unit_test(test_rerun),
+		cmocka_unit_test(test_schedstat),
 		cmocka_unit_test(test_topo_and_lists),
 	};
 

@@ -38,6 +38,28 @@ static void test_cpulist(void **state)
 	assert_int_equal(order[6], 3);
 }
 
+/* "%*pb" as bitmap_string() prints it: 32-bit chunks, the first only as wide as needed. */
+static void test_cpumask_bitmap(void **state)
+{
+	(void)state;
+	struct cpumask m;
+	char buf[256], err[64];
+
+	nr_cpu_ids = 384;
+	cpulist_parse("0-1", &m, err, sizeof(err));
+	assert_string_equal(cpumask_print_bitmap(&m, 2, buf, sizeof(buf)), "3");
+	cpulist_parse("0-3", &m, err, sizeof(err));
+	assert_string_equal(cpumask_print_bitmap(&m, 40, buf, sizeof(buf)), "00,0000000f");
+	cpulist_parse("63", &m, err, sizeof(err));
+	assert_string_equal(cpumask_print_bitmap(&m, 64, buf, sizeof(buf)), "80000000,00000000");
+	cpulist_parse("0,383", &m, err, sizeof(err));
+	assert_string_equal(cpumask_print_bitmap(&m, 384, buf, sizeof(buf)),
+			    "80000000,00000000,00000000,00000000,00000000,00000000,"
+			    "00000000,00000000,00000000,00000000,00000000,00000001");
+	cpulist_parse("4-7,32", &m, err, sizeof(err));
+	assert_string_equal(cpumask_print_bitmap(&m, 48, buf, sizeof(buf)), "0001,000000f0");
+}
+
 static void test_event_order(void **state)
 {
 	(void)state;
@@ -243,6 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_event_order),
+		cmocka_unit_test(test_cpumask_bitmap),
 		cmocka_unit_test(test_jitter),
 		cmocka_unit_test(test_jitter_width),
 		cmocka_unit_test(test_event_queue_split),

@@ -297,6 +297,51 @@ static void test_numa_wake_affine(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * ttwu_stat()'s schedstats, counted on the waker's CPU 0 (busy) of
+ * ideal-2cpu. p last ran on idle CPU 1: wake_affine_idle() keeps the idle
+ * prev, select_idle_sibling() takes it: a remote wake-up (ttwu_count 1,
+ * ttwu_local 0, ttwu_wake_remote 1 at the domain spanning both), not an
+ * affine move. q last ran on CPU 0 with both CPUs busy: prev is the
+ * waker's CPU, so wake_affine() is not even asked, and q stays: local.
+ */
+static void test_ttwu_schedstats(void **state)
+{
+	(void)state;
+	struct machine *m;
+	struct sim *sim = new_sim("tests/data/ideal-2cpu.json", "default", &m);
+	struct sched_domain *sd = sim->doms.cpu[0].sd;
+	struct task_struct *p, *q;
+
+	tu_busy(sim, 0);
+	p = tu_task(sim, 1);
+	sim->this_cpu = 0;
+	assert_int_equal(try_to_wake_up(sim, p, 0), 1);
+	assert_int_equal(task_cpu(p), 1);
+	assert_int_equal(sim->rq[0].ttwu_count, 1);
+	assert_int_equal(sim->rq[0].ttwu_local, 0);
+	assert_true(cpumask_test_cpu(1, &sd->span));
+	assert_int_equal(sd->ttwu_wake_remote, 1);
+	assert_int_equal(sd->ttwu_move_affine, 0);
+	assert_int_equal(sim->rq[1].ttwu_count, 0);
+
+	tu_sim_free(sim);
+	sim = tu_sim(m, "default");
+	sd = sim->doms.cpu[0].sd;
+	tu_busy(sim, 0);
+	tu_busy(sim, 1);
+	q = tu_task(sim, 0);
+	sim->this_cpu = 0;
+	assert_int_equal(try_to_wake_up(sim, q, 0), 1);
+	assert_int_equal(task_cpu(q), 0);
+	assert_int_equal(sim->rq[0].ttwu_count, 1);
+	assert_int_equal(sim->rq[0].ttwu_local, 1);
+	assert_int_equal(sd->ttwu_wake_remote, 0);
+	assert_int_equal(sd->ttwu_move_affine, 0);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_idle_delay),
 		cmocka_unit_test(test_idle_cores_no_smt),
 		cmocka_unit_test(test_numa_wake_affine),
+		cmocka_unit_test(test_ttwu_schedstats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

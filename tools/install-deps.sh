@@ -2,7 +2,8 @@
 # Install what wakesim builds and tests with, from Debian 12's packages.
 # Uses sudo when not root. Safe to run again.
 set -eu
-# dbench: tbench's load file, /usr/share/dbench/client.txt. jq and time: bench/.
+# dbench: tbench's load file, /usr/share/dbench/client.txt. jq: bench/ and the
+# tests of result files; time: bench/.
 pkgs="gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench jq time"
 missing=""
 for p in $pkgs; do

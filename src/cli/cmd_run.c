@@ -14,14 +14,17 @@
 static const char run_usage[] =
 	"Usage: wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F]\n"
 	"                   [--sysctl NAME=VALUE]... [--seed N] [--node N | --cpus LIST]\n"
-	"                   [--wc-threshold T] [--json] [-o FILE] -- WORKLOAD [ARGS...]\n"
+	"                   [--wc-threshold T] [--schedstat FILE] [--json] [-o FILE]\n"
+	"                   -- WORKLOAD [ARGS...]\n"
 	"Runs one simulation and prints the benchmark's output and the run's metrics.\n"
 	"--kernel: v5.12, v6.4 (CFS), v6.6 or mainline (EEVDF, the default): the\n"
 	"profile's pick, wake-up path and defaults (docs/kernel-model.md).\n"
 	"--cost-profile: a built-in profile (costs/NAME.json) or a file such as\n"
 	"`wakesim calibrate` writes; it replaces the machine's own costs.\n"
 	"--wc-threshold: the shortest idle-while-a-task-waits interval the\n"
-	"work-conservation checker counts (default 1ms; e.g. 500us).\n";
+	"work-conservation checker counts (default 1ms; e.g. 500us).\n"
+	"--schedstat FILE: also write the run's counters as /proc/schedstat shows\n"
+	"them (version 15, or 16 on mainline), for tools that diff schedstat.\n";
 
 static void join_args(int argc, char **argv, char *buf, size_t len)
 {
@@ -41,6 +44,7 @@ int cmd_run(int argc, char **argv)
 		{ "sysctl", required_argument, NULL, 'S' },  { "seed", required_argument, NULL, 's' },
 		{ "node", required_argument, NULL, 'N' },    { "cpus", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'J' },	     { "output", required_argument, NULL, 'o' },
+		{ "schedstat", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
 	struct common_opts o = { .node = -1, .seed = 1, .kver = KV_MAINLINE };
@@ -49,6 +53,7 @@ int cmd_run(int argc, char **argv)
 	struct machine m;
 	struct out_buf ob;
 	char *report = NULL, cmdline[4096], feats[512];
+	const char *schedstat_path = NULL;
 	size_t report_len = 0;
 	int c;
 
@@ -65,6 +70,9 @@ int cmd_run(int argc, char **argv)
 		case 'F':
 			o.features = optarg;
 			break;
+		case 'X':
+			schedstat_path = optarg;
+			break;
 		case 'h':
 			fputs(run_usage, stdout);
 			return 0;
@@ -74,7 +82,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "wakesim run: no workload (put it after --)\n%s", run_usage);
 		return EXIT_USAGE;
 	}
-	if (check_output_path("run", o.output))
+	if (check_output_path("run", o.output) || check_output_path("run", schedstat_path))
 		return EXIT_USAGE;
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
@@ -98,11 +106,23 @@ int cmd_run(int argc, char **argv)
 		wl->ops->free(wl);
 	}
 	FILE *rep = open_memstream(&report, &report_len);
+	struct out_buf sob = { 0 };
 
+	if (schedstat_path && out_open(&sob)) {
+		if (rep)
+			fclose(rep);
+		free(report);
+		fprintf(stderr, "wakesim: out of memory\n");
+		machine_free(&m);
+		return 1;
+	}
+	spec.schedstat = sob.f;
 	if (!rep || run_one(&spec, o.seed, &res, rep)) {
 		if (rep)
 			fclose(rep);
 		free(report);
+		if (sob.f)
+			out_discard(&sob);
 		fprintf(stderr, "wakesim run: %s\n", rep ? res.err : "out of memory");
 		machine_free(&m);
 		return rep && res.bad_input ? EXIT_USAGE : 1;
@@ -163,5 +183,9 @@ int cmd_run(int argc, char **argv)
 	}
 	free(report);
 	machine_free(&m);
+	if (schedstat_path && out_commit(&sob, schedstat_path)) {
+		out_discard(&ob);
+		return 1;
+	}
 	return out_commit(&ob, o.output) ? 1 : 0;
 }

@@ -2,6 +2,7 @@
  * runner.c - one simulation end to end, and a fork()-based pool of them.
  */
 #include "runner.h"
+#include "report/schedstat.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -58,6 +59,8 @@ int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out,
 	}
 	if (report)
 		wl->ops->report(&sim, wl, report);
+	if (spec->schedstat)
+		schedstat_write(&sim, spec->schedstat);
 	out->result = wl->ops->result(&sim, wl, &unit, &out->higher_is_better);
 	snprintf(out->unit, sizeof(out->unit), "%s", unit);
 	out->met = sim.met;

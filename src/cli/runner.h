@@ -20,6 +20,7 @@ struct run_spec {
 	struct cpumask allowed;
 	int argc;
 	char **argv;		/* the workload's command line */
+	FILE *schedstat;	/* if set, the run's /proc/schedstat text goes here */
 };
 
 struct run_outcome {

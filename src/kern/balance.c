@@ -371,7 +371,12 @@ static bool can_migrate_task(struct sim *sim, struct task_struct *p, struct lb_e
 		return false;
 	if (p->on_cpu)
 		return false;
-	return !task_hot(sim, p, env) || env->sd->nr_balance_failed > env->sd->cache_nice_tries;
+	if (!task_hot(sim, p, env))
+		return true;
+	if (env->sd->nr_balance_failed <= env->sd->cache_nice_tries)
+		return false;
+	env->sd->lb_hot_gained[env->idle]++; /* hot, moved after failures */
+	return true;
 }
 
 /* detach_tasks() + attach_tasks(): oldest-queued first, as cfs_tasks' tail. */
@@ -442,14 +447,22 @@ int sched_balance_rq(struct sim *sim, int dst_cpu, struct sched_domain *sd,
 
 	if (!should_we_balance(sim, &env))
 		return 0;
+	sd->lb_count[idle]++;
 	busiest = find_busiest_group(sim, &env);
-	if (!busiest)
+	if (!busiest) {
+		sd->lb_nobusyg[idle]++;
 		goto out_balanced;
+	}
 	src = find_busiest_queue(sim, &env, busiest);
-	if (src < 0)
+	if (src < 0) {
+		sd->lb_nobusyq[idle]++;
 		goto out_balanced;
+	}
+	sd->lb_imbalance[idle] += (unsigned long)(env.imbalance > 0 ? env.imbalance : 0);
 	moved = move_tasks(sim, &env, src);
+	sd->lb_gained[idle] += (unsigned int)moved;
 	if (!moved) {
+		sd->lb_failed[idle]++;
 		if (idle != CPU_NEWLY_IDLE)
 			sd->nr_balance_failed++;
 	} else {
@@ -458,6 +471,7 @@ int sched_balance_rq(struct sim *sim, int dst_cpu, struct sched_domain *sd,
 	}
 	return moved;
 out_balanced:
+	sd->lb_balanced[idle]++;
 	sd->nr_balance_failed = 0;
 	if (idle != CPU_NEWLY_IDLE && sd->balance_interval < sd->max_interval)
 		sd->balance_interval *= 2;

@@ -322,6 +322,30 @@ static int select_task_rq(struct sim *sim, struct task_struct *p, int prev_cpu, 
 	return cpu;
 }
 
+/*
+ * ttwu_stat() (core.c): counted by the waker's CPU; cpu is where p runs.
+ * A wake-up from the workload's clock (no CPU) is not counted.
+ */
+static void ttwu_stat(struct sim *sim, int this_cpu, int cpu)
+{
+	struct sched_domain *sd;
+
+	if (this_cpu < 0)
+		return;
+	struct rq *rq = &sim->rq[this_cpu];
+
+	if (cpu == this_cpu) {
+		rq->ttwu_local++;
+	} else {
+		for_each_domain(sim, this_cpu, sd)
+			if (cpumask_test_cpu(cpu, &sd->span)) {
+				sd->ttwu_wake_remote++;
+				break;
+			}
+	}
+	rq->ttwu_count++;
+}
+
 int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 {
 	const struct costs *k = &sim->m->costs;
@@ -336,6 +360,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	if (p->se.on_rq) {
 		/* ttwu_runnable(): still queued (it had not finished blocking). */
 		p->__state = TASK_RUNNING;
+		ttwu_stat(sim, this_cpu, task_cpu(p));
 		return 1;
 	}
 	p->__state = TASK_WAKING;
@@ -354,6 +379,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 		wake_flags |= WF_MIGRATED;
 		set_task_cpu(sim, p, cpu);
 	}
+	ttwu_stat(sim, this_cpu, cpu);
 	p->wake_flags = wake_flags;
 	p->wake_from_cpu = this_cpu;
 	p->wake_via_list = sched_feat(TTWU_QUEUE) && this_cpu >= 0 &&

@@ -182,6 +182,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 
 	cpu_sync(sim, rq);
 	rq->need_resched = false;
+	rq->sched_count++;
 	if (prev) {
 		put_prev_entity(sim, rq, &prev->se);
 		prev->on_cpu = 0;
@@ -192,6 +193,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 	if (!se && newidle_balance(sim, rq))
 		se = pick_next_entity(sim, &rq->cfs);
 	if (!se) {
+		rq->sched_goidle++;
 		if (rq->mode != CPU_MODE_IDLE) {
 			evq_cancel(&sim->evq, &rq->ev_run);
 			idle_enter(sim, rq);
@@ -223,9 +225,11 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		sim->met.cold_ns += cold;
 		next->last_ran_cpu = cpu;
 		next->pcount++;
+		rq->rq_pcount++;
 		if (next->runnable_since) {
 			hist_add(&sim->met.run_delay, sim->now - next->runnable_since);
 			next->run_delay += sim->now - next->runnable_since;
+			rq->rq_run_delay += sim->now - next->runnable_since;
 			next->runnable_since = 0;
 		}
 		/* The switch is the next task's kernel work: priced at now. */

@@ -265,6 +265,11 @@ struct rq {
 	unsigned long cpu_capacity;	/* 0..1024 */
 	u64 next_balance;		/* ns */
 	unsigned long nr_switches;
+	/* schedstats: __schedule() calls, of which picked idle; wake-ups done
+	 * from this CPU, of which onto it; tasks' waits here (ns), switches in */
+	unsigned int sched_count, sched_goidle, ttwu_count, ttwu_local;
+	u64 rq_run_delay;
+	unsigned long rq_pcount;
 
 	struct cacheline line;		/* curr, nr_running, ttwu_pending: read by idle checks */
 
@@ -317,6 +322,11 @@ struct sched_domain {
 	u64 avg_scan_cost;		/* SIS_PROP: ns an LLC scan took, update_avg()ed */
 	u64 last_decay_max_lb_cost;	/* ns */
 	unsigned int nr_balance_failed;
+	/* schedstats (show_schedstat(), kernel/sched/stats.c), by cpu_idle_type */
+	unsigned int lb_count[3], lb_balanced[3], lb_failed[3], lb_gained[3], lb_hot_gained[3];
+	unsigned int lb_nobusyq[3], lb_nobusyg[3];
+	unsigned long lb_imbalance[3];
+	unsigned int ttwu_wake_remote, ttwu_move_affine;
 	struct sched_domain_shared *shared;
 	int numa_distance;		/* distance of a NUMA level, 0 otherwise */
 	int imb_numa_nr;		/* tolerated NUMA imbalance, in tasks */

@@ -144,7 +144,10 @@ static int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_str
 		target = wake_affine_idle(sim, this_cpu, prev_cpu, sync);
 	if (sched_feat(WA_WEIGHT) && target == NO_CPU)
 		target = wake_affine_weight(sim, sd, p, this_cpu, prev_cpu, sync);
-	return target == this_cpu ? this_cpu : prev_cpu;
+	if (target != this_cpu)
+		return prev_cpu;
+	sd->ttwu_move_affine++;
+	return this_cpu;
 }
 
 /* test_idle_cores(): the LLC's has_idle_cores, a read of its shared line. */

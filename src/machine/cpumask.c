@@ -256,3 +256,27 @@ char *cpumask_print_list(const struct cpumask *m, char *buf, size_t len)
 	}
 	return buf;
 }
+
+char *cpumask_print_bitmap(const struct cpumask *m, int nbits, char *buf, size_t len)
+{
+	size_t off = 0;
+	int chunk = nbits % 32 ? nbits % 32 : 32;
+
+	buf[0] = '\0';
+	for (int lo = (nbits + 31) / 32 * 32 - 32; lo >= 0; lo -= 32) {
+		unsigned int v = 0;
+
+		for (int b = 0; b < chunk; b++)
+			if (lo + b < nbits && cpumask_test_cpu(lo + b, m))
+				v |= 1u << b;
+		int n = snprintf(buf + off, len - off, "%s%0*x", off ? "," : "", (chunk + 3) / 4, v);
+
+		if (n < 0 || (size_t)n >= len - off) {
+			buf[len - 1] = '\0';
+			return buf;
+		}
+		off += (size_t)n;
+		chunk = 32;
+	}
+	return buf;
+}

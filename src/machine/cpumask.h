@@ -95,6 +95,15 @@ int cpumask_next_wrap_ws(int n, const struct cpumask *m, int start);
  */
 int cpulist_parse(const char *s, struct cpumask *m, char *err, size_t errlen);
 
+/*
+ * Print the first nbits of m as the kernel's "%*pb" does (bitmap_string()
+ * in lib/vsprintf.c): lowercase hex in 32-bit chunks, most significant
+ * first, separated by commas; the first chunk has as many digits as its
+ * bits need, the others 8. 2 CPUs, both set: "3"; 40 CPUs, 0-3: "00,0000000f".
+ * Returns buf (always NUL-terminated).
+ */
+char *cpumask_print_bitmap(const struct cpumask *m, int nbits, char *buf, size_t len);
+
 /* Print m as a cpulist into buf (always NUL-terminated). Returns buf. */
 char *cpumask_print_list(const struct cpumask *m, char *buf, size_t len);
 
