@@ -209,6 +209,49 @@ static void test_progress_tty(void **state)
 	assert_string_equal(out, "0\n");
 }
 
+/*
+ * compare --plot DIR: PNG and SVG of the result and the diagnostics, with
+ * their data and script; the data are the table's means; a missing
+ * gnuplot is an error that leaves DIR without a half set.
+ */
+static void test_plot(void **state)
+{
+	(void)state;
+	char out[1 << 14];
+	const char *w = tu_wakesim();
+
+	assert_int_equal(tu_sh(out, sizeof(out), "rm -rf /tmp/wakesim-plot && %s compare --quiet "
+			       "--machine sysfs:tests/data/host-2cpu-sysfs --side a=default "
+			       "--side b=IDLE_DELAY --runs 2 --loads g=1,2 --csv --plot /tmp/wakesim-plot "
+			       "-- hackbench -l 20 > /tmp/wakesim-plot.csv && cd /tmp/wakesim-plot && "
+			       "ls && head -c 4 result.png | od -An -c && grep -c '<svg' result.svg "
+			       "diagnostics.svg && grep -c \"'b'\" plot.gp", w), 0);
+	assert_non_null(strstr(out, "diagnostics.dat\ndiagnostics.png\ndiagnostics.svg\nplot.gp\n"
+				    "result.dat\nresult.png\nresult.svg\n"));
+	assert_non_null(strstr(out, "P   N   G"));
+	assert_non_null(strstr(out, "result.svg:1\ndiagnostics.svg:1\n"));
+	/* result.dat's means are the CSV's: load g=2 (x 1), side b. */
+	assert_int_equal(tu_sh(out, sizeof(out), "awk '$1 == 1 { print $5 }' /tmp/wakesim-plot/result.dat; "
+			       "awk -F, '$1 == \"g=2\" && $2 == \"b\" { print $6 }' /tmp/wakesim-plot.csv"),
+			 0);
+	char a[64], b[64];
+
+	assert_int_equal(sscanf(out, "%63s %63s", a, b), 2);
+	assert_string_equal(a, b);
+	/* No gnuplot: an error, and nothing new in the directory. */
+	assert_int_equal(tu_sh(out, sizeof(out), "rm -rf /tmp/wakesim-plot2 && { env PATH=/nonexistent "
+			       "%s compare --quiet --machine sysfs:tests/data/host-2cpu-sysfs --test "
+			       "IDLE_DELAY --runs 1 --plot /tmp/wakesim-plot2 -- hackbench -l 5 2>&1 "
+			       ">/dev/null; }", w), 1);
+	assert_non_null(strstr(out, "gnuplot not found"));
+	assert_int_equal(tu_sh(out, sizeof(out), "ls -A /tmp/wakesim-plot2 | wc -l"), 0);
+	assert_string_equal(out, "0\n");
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine sysfs:tests/data/host-2cpu-sysfs "
+			       "--test IDLE_DELAY --plot /nonexistent/dir/p -- hackbench -l 5", w), 2);
+	assert_non_null(strstr(out, "--plot /nonexistent/dir/p"));
+	tu_sh(out, sizeof(out), "rm -rf /tmp/wakesim-plot /tmp/wakesim-plot2 /tmp/wakesim-plot.csv");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_csv_and_json),
 		cmocka_unit_test(test_progress_line),
 		cmocka_unit_test(test_progress_tty),
+		cmocka_unit_test(test_plot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "commands.h"
 #include "report/compare_out.h"
 #include "report/metrics_out.h"
+#include "report/plot.h"
 #include "report/progress.h"
 #include "workload/workload.h"
 
@@ -32,6 +34,7 @@ static const char compare_usage[] =
 	"                       [--runs N] [--seed FIRST] [--loads NAME=V1,V2,...]\n"
 	"                       [--sysctl NAME=VALUE]... [--node N | --cpus LIST]\n"
 	"                       [--sig-level PCT] [-j N] [--json | --csv] [-o FILE] [--quiet]\n"
+	"                       [--plot DIR]\n"
 	"                       -- WORKLOAD [ARGS...]\n"
 	"Runs every side N times (default 5; seeds FIRST..FIRST+N-1) per load level.\n"
 	"Sides: --base (default \"default\", the --kernel profile's) and --test, named base\n"
@@ -43,7 +46,9 @@ static const char compare_usage[] =
 	"gives -c 8). Change is positive when a side is better than the base; *x%*\n"
 	"marks significance (Welch's t-test at --sig-level, default 95%).\n"
 	"Output: mmtests' compare-kernels layout and ranked diagnostics; --json or\n"
-	"--csv (a row per load and side) for scripts. On a terminal, a progress bar\n"
+	"--csv (a row per load and side) for scripts; --plot DIR also draws the result\n"
+	"and the diagnostics against load level with gnuplot (PNG, SVG, data, script).\n"
+	"On a terminal, a progress bar\n"
 	"with ETA runs on stderr unless --quiet.\n"
 	"Without a workload: S2's `hackbench -g 32 -f 20 --threads --pipe -l 400 -s 100`\n"
 	"(loops scaled down from 480000), on epyc9654-2s and with --test IDLE_DELAY\n"
@@ -155,6 +160,7 @@ int cmd_compare(int argc, char **argv)
 		{ "cpus", required_argument, NULL, 'c' },    { "json", no_argument, NULL, 'J' },
 		{ "csv", no_argument, NULL, 'C' },	     { "side", required_argument, NULL, 'D' },
 		{ "sig-level", required_argument, NULL, 'G' }, { "quiet", no_argument, NULL, 'q' },
+		{ "plot", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },  { "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
@@ -165,6 +171,7 @@ int cmd_compare(int argc, char **argv)
 	struct load_level lv[MAX_LOADS];
 	int nloads = 1, runs = 5, jobs = host_cpus(), nsides = 0, nside_opts = 0, c, wargc;
 	bool csv = false, quiet = false;
+	const char *plot_dir = NULL;
 	double sig_level = 0.95;
 	char **wargv;
 	long v;
@@ -218,6 +225,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 'p':
+			plot_dir = optarg;
 			break;
 		case 'r':
 			if (parse_count("compare", "--runs", optarg, 1, 1000, &v))
@@ -287,6 +297,20 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (check_output_path("compare", o.output))
 		return EXIT_USAGE;
+	if (plot_dir) {
+		struct stat st;
+		char parent[4096];
+
+		snprintf(parent, sizeof(parent), "%s", plot_dir);
+		char *slash = strrchr(parent, '/');
+
+		if (!stat(plot_dir, &st) ? !S_ISDIR(st.st_mode)
+					 : (slash ? (*slash = '\0', parent[0] && stat(parent, &st)) : false)) {
+			fprintf(stderr, "wakesim compare: --plot %s: not a directory, and its parent "
+				"does not exist\n", plot_dir);
+			return EXIT_USAGE;
+		}
+	}
 	if (loads) {
 		if (parse_loads(loads, wargv[0], lv, &nloads))
 			return EXIT_USAGE;
@@ -496,6 +520,14 @@ int cmd_compare(int argc, char **argv)
 		cmp_print_text(&t, ob.f);
 	}
 	json_object_put(t.command);
+	if (plot_dir) {
+		char err[1024];
+
+		if (cmp_plot(&t, plot_dir, err, sizeof(err))) {
+			fprintf(stderr, "wakesim compare: %s\n", err);
+			goto done;
+		}
+	}
 	ret = out_commit(&ob, o.output) ? 1 : 0;
 done:
 	if (ob.f)

@@ -130,14 +130,14 @@ static void print_block(const struct cmp_table *t, FILE *f, enum stat_row which,
  * CMP_MAX_METRICS), then the exits of each idle state (d =
  * CMP_MAX_METRICS + state).
  */
-static double diag_value(const struct cmp_table *t, int l, int s, int d)
+double cmp_diag_value(const struct cmp_table *t, int l, int s, int d)
 {
 	const struct cmp_cell *c = cmp_cell_at(t, l, s);
 
 	return d < CMP_MAX_METRICS ? c->metric[d] : c->idle_exits[d - CMP_MAX_METRICS];
 }
 
-static void diag_name(const struct cmp_table *t, int d, char *buf, size_t len)
+void cmp_diag_name(const struct cmp_table *t, int d, char *buf, size_t len)
 {
 	if (d < CMP_MAX_METRICS)
 		snprintf(buf, len, "%s", metric_defs[d].name);
@@ -148,10 +148,10 @@ static void diag_name(const struct cmp_table *t, int d, char *buf, size_t len)
 /* How far a diagnostic moved: the largest relative change of any side. */
 static double moved(const struct cmp_table *t, int l, int d)
 {
-	double b = diag_value(t, l, 0, d), most = 0;
+	double b = cmp_diag_value(t, l, 0, d), most = 0;
 
 	for (int s = 1; s < t->nsides; s++) {
-		double v = diag_value(t, l, s, d);
+		double v = cmp_diag_value(t, l, s, d);
 		double r = b != 0 ? fabs(v - b) / fabs(b) : (v != 0 ? INFINITY : 0);
 
 		if (r > most)
@@ -174,26 +174,51 @@ static int by_key(const void *a, const void *b)
 	return x->d - y->d; /* the table's order among equals: stable on any libc */
 }
 
-static void print_diagnostics(const struct cmp_table *t, FILE *f)
+/* moved() at one level, or the most at any level (load -1). */
+static double moved_at(const struct cmp_table *t, int load, int d)
+{
+	double most = 0;
+
+	for (int l = load < 0 ? 0 : load; l < (load < 0 ? t->nloads : load + 1); l++) {
+		double m = moved(t, l, d);
+
+		if (m > most)
+			most = m;
+	}
+	return most;
+}
+
+int cmp_rank_diagnostics(const struct cmp_table *t, int load, int *out, int max)
 {
 	struct ranked r[CMP_MAX_METRICS + WS_MAX_IDLE_STATES];
+	int n = 0;
 
-	for (int l = 0; l < t->nloads; l++) {
-		int n = 0;
+	for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++) {
+		const struct metric_def *md = &metric_defs[d];
+		bool any = false;
 
-		for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++) {
-			const struct metric_def *md = &metric_defs[d];
-			bool any = false;
-
+		for (int l = load < 0 ? 0 : load; l < (load < 0 ? t->nloads : load + 1); l++)
 			for (int s = 0; s < t->nsides; s++)
 				any |= cmp_cell_at(t, l, s)->metric[d] != 0;
-			if (!md->diagnostic || (md->only_if_nonzero && !any))
-				continue;
-			r[n++] = (struct ranked){ d, moved(t, l, d) };
-		}
-		for (int i = 0; i < t->nr_idle_states && i < WS_MAX_IDLE_STATES; i++)
-			r[n++] = (struct ranked){ CMP_MAX_METRICS + i, moved(t, l, CMP_MAX_METRICS + i) };
-		qsort(r, (size_t)n, sizeof(r[0]), by_key);
+		if (!md->diagnostic || (md->only_if_nonzero && !any))
+			continue;
+		r[n++] = (struct ranked){ d, moved_at(t, load, d) };
+	}
+	for (int i = 0; i < t->nr_idle_states && i < WS_MAX_IDLE_STATES; i++)
+		r[n++] = (struct ranked){ CMP_MAX_METRICS + i, moved_at(t, load, CMP_MAX_METRICS + i) };
+	qsort(r, (size_t)n, sizeof(r[0]), by_key);
+	for (int i = 0; i < n && i < max; i++)
+		out[i] = r[i].d;
+	return n < max ? n : max;
+}
+
+static void print_diagnostics(const struct cmp_table *t, FILE *f)
+{
+	int rank[CMP_MAX_METRICS + WS_MAX_IDLE_STATES];
+
+	for (int l = 0; l < t->nloads; l++) {
+		int n = cmp_rank_diagnostics(t, l, rank, CMP_MAX_METRICS + WS_MAX_IDLE_STATES);
+
 		fprintf(f, "\ndiagnostics at %s, means over runs, ranked by the largest change "
 			"against %s\n", t->load[l], t->side_name[0]);
 		struct line ln = { .len = 0 };
@@ -203,14 +228,14 @@ static void print_diagnostics(const struct cmp_table *t, FILE *f)
 			add(&ln, " %15s%s", t->side_name[s], s ? "           " : "");
 		put(&ln, f);
 		for (int i = 0; i < n; i++) {
-			int d = r[i].d;
-			double b = diag_value(t, l, 0, d);
+			int d = rank[i];
+			double b = cmp_diag_value(t, l, 0, d);
 			char name[64];
 
-			diag_name(t, d, name, sizeof(name));
+			cmp_diag_name(t, d, name, sizeof(name));
 			add(&ln, "  %-26s", name);
 			for (int s = 0; s < t->nsides; s++) {
-				double v = diag_value(t, l, s, d);
+				double v = cmp_diag_value(t, l, s, d);
 
 				add(&ln, " %15.2f", v);
 				if (!s)

@@ -62,6 +62,17 @@ static inline struct cmp_cell *cmp_cell_at(const struct cmp_table *t, int load, 
 	return &t->cell[load * t->nsides + side];
 }
 
+/*
+ * Diagnostics are numbered d: a metric_defs[] index below CMP_MAX_METRICS
+ * (those marked diagnostic), CMP_MAX_METRICS + i for idle state i's exits.
+ * cmp_rank_diagnostics() fills out[] (up to max) with the ones shown,
+ * ranked by the largest relative change of any side against the base at
+ * load level load (-1: at any level); returns how many.
+ */
+int cmp_rank_diagnostics(const struct cmp_table *t, int load, int *out, int max);
+double cmp_diag_value(const struct cmp_table *t, int load, int side, int d);
+void cmp_diag_name(const struct cmp_table *t, int d, char *buf, size_t len);
+
 /* Summaries, changes and p-values of every cell from its values. */
 void cmp_table_stats(struct cmp_table *t);
 /* The text report (mmtests layout, then ranked diagnostics). */
