@@ -17,6 +17,9 @@ SAN_TESTS := $(patsubst tests/%.c,build/san/tests/%,$(TEST_SRC))
 # The sanitized build also checks the kernel model's invariants after every event.
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DWS_DEBUG
 
+# Per-test libraries: test_trace reads traces back with libtraceevent.
+EXTRA_test_trace := $(shell pkg-config --cflags --libs libtraceevent 2>/dev/null)
+
 OBJ := $(patsubst %.c,build/obj/%.o,$(SRC))
 SAN_OBJ := $(patsubst %.c,build/san/obj/%.o,$(SRC))
 
@@ -40,11 +43,11 @@ build/san/obj/%.o: %.c | build/presets_data.c
 
 build/tests/%: tests/%.c tests/testutil.h $(OBJ) wakesim
 	@mkdir -p $(dir $@)
-	@echo "  LD $@"; $(CC) $(CFLAGS) -Itests -o $@ $< $(OBJ) $(LDLIBS) -lcmocka
+	@echo "  LD $@"; $(CC) $(CFLAGS) -Itests -o $@ $< $(OBJ) $(LDLIBS) -lcmocka $(EXTRA_$*)
 
 build/san/tests/%: tests/%.c tests/testutil.h $(SAN_OBJ) wakesim
 	@mkdir -p $(dir $@)
-	@echo "  LD-SAN $@"; $(CC) $(CFLAGS) $(SANFLAGS) -Itests -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka
+	@echo "  LD-SAN $@"; $(CC) $(CFLAGS) $(SANFLAGS) -Itests -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka $(EXTRA_$*)
 
 test: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; WAKESIM=./wakesim $$t; done

@@ -3,8 +3,9 @@
 # Uses sudo when not root. Safe to run again.
 set -eu
 # dbench: tbench's load file, /usr/share/dbench/client.txt. jq: bench/ and the
-# tests of result files; time: bench/; gnuplot-nox: compare --plot.
-pkgs="gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench jq time gnuplot-nox"
+# tests of result files; time: bench/; gnuplot-nox: compare --plot;
+# libtraceevent-dev: the test that reads --trace back.
+pkgs="gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench jq time gnuplot-nox libtraceevent-dev"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

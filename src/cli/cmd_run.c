@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <unistd.h>
 #include "args.h"
+#include "kern/trace.h"
+#include "workload/launcher.h"
 #include "commands.h"
 #include "report/metrics_out.h"
 #include "workload/workload.h"
@@ -14,7 +18,8 @@
 static const char run_usage[] =
 	"Usage: wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F]\n"
 	"                   [--sysctl NAME=VALUE]... [--seed N] [--node N | --cpus LIST]\n"
-	"                   [--wc-threshold T] [--schedstat FILE] [--json] [-o FILE]\n"
+	"                   [--wc-threshold T] [--schedstat FILE] [--trace FILE]\n"
+	"                   [--trace-window FROM:TO] [--json] [-o FILE]\n"
 	"                   -- WORKLOAD [ARGS...]\n"
 	"Runs one simulation and prints the benchmark's output and the run's metrics.\n"
 	"--kernel: v5.12, v6.4 (CFS), v6.6 or mainline (EEVDF, the default): the\n"
@@ -24,7 +29,79 @@ static const char run_usage[] =
 	"--wc-threshold: the shortest idle-while-a-task-waits interval the\n"
 	"work-conservation checker counts (default 1ms; e.g. 500us).\n"
 	"--schedstat FILE: also write the run's counters as /proc/schedstat shows\n"
-	"them (version 15, or 16 on mainline), for tools that diff schedstat.\n";
+	"them (version 15, or 16 on mainline), for tools that diff schedstat.\n"
+	"--trace FILE: write the sched events (switch, wakeup, wakeup_new,\n"
+	"migrate_task, process_exit) as ftrace text, as /sys/kernel/tracing/trace\n"
+	"shows them; --trace-window FROM:TO (seconds of simulated time, e.g.\n"
+	"0.1:0.2) keeps only those in [FROM, TO).\n";
+
+/* --trace-window FROM:TO, seconds of simulated time, FROM < TO. */
+static int parse_window(const char *arg, u64 *from, u64 *to)
+{
+	char a[64], *colon;
+
+	snprintf(a, sizeof(a), "%s", arg);
+	colon = strchr(a, ':');
+	if (!colon) {
+		fprintf(stderr, "wakesim run: --trace-window \"%s\": expected FROM:TO in seconds "
+			"(e.g. 0.1:0.2)\n", arg);
+		return -1;
+	}
+	*colon = '\0';
+	char err[256];
+
+	if (wl_parse_seconds("wakesim run", "--trace-window FROM", a, 0, UINT64_MAX / 2, from, err,
+			     sizeof(err)) ||
+	    wl_parse_seconds("wakesim run", "--trace-window TO", colon + 1, 0, UINT64_MAX / 2, to,
+			     err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	if (*from >= *to) {
+		fprintf(stderr, "wakesim run: --trace-window \"%s\": FROM must be before TO\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The trace file: the header (it needs the event count, known at the end)
+ * then the events, written to a temporary file beside path and renamed,
+ * so a reader never sees half a trace.
+ */
+static int commit_trace(const char *path, struct ftrace *t, int nr_cpus)
+{
+	char tmp[4096];
+	int fd;
+	FILE *out;
+	char buf[1 << 16];
+	size_t n;
+	bool ok;
+
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0 || !(out = fdopen(fd, "w"))) {
+		fprintf(stderr, "wakesim: %s: %s\n", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return -1;
+	}
+	trace_write_header(out, t->nr, nr_cpus);
+	rewind(t->f);
+	ok = !ferror(t->f);
+	while (ok && (n = fread(buf, 1, sizeof(buf), t->f)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	ok = !ferror(t->f) && ok;
+	ok = (fclose(out) == 0) && ok;
+	if (!ok || rename(tmp, path)) {
+		fprintf(stderr, "wakesim: %s: %s\n", path, strerror(errno ? errno : EIO));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
 
 static void join_args(int argc, char **argv, char *buf, size_t len)
 {
@@ -45,6 +122,8 @@ int cmd_run(int argc, char **argv)
 		{ "node", required_argument, NULL, 'N' },    { "cpus", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'J' },	     { "output", required_argument, NULL, 'o' },
 		{ "schedstat", required_argument, NULL, 'X' },
+		{ "trace", required_argument, NULL, 'R' },
+		{ "trace-window", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
 	struct common_opts o = { .node = -1, .seed = 1, .kver = KV_MAINLINE };
@@ -53,7 +132,9 @@ int cmd_run(int argc, char **argv)
 	struct machine m;
 	struct out_buf ob;
 	char *report = NULL, cmdline[4096], feats[512];
-	const char *schedstat_path = NULL;
+	const char *schedstat_path = NULL, *trace_path = NULL;
+	struct ftrace tr = { .from_ns = 0, .to_ns = UINT64_MAX };
+	bool window = false;
 	size_t report_len = 0;
 	int c;
 
@@ -73,6 +154,14 @@ int cmd_run(int argc, char **argv)
 		case 'X':
 			schedstat_path = optarg;
 			break;
+		case 'R':
+			trace_path = optarg;
+			break;
+		case 'w':
+			if (parse_window(optarg, &tr.from_ns, &tr.to_ns))
+				return EXIT_USAGE;
+			window = true;
+			break;
 		case 'h':
 			fputs(run_usage, stdout);
 			return 0;
@@ -82,8 +171,13 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "wakesim run: no workload (put it after --)\n%s", run_usage);
 		return EXIT_USAGE;
 	}
-	if (check_output_path("run", o.output) || check_output_path("run", schedstat_path))
+	if (check_output_path("run", o.output) || check_output_path("run", schedstat_path) ||
+	    check_output_path("run", trace_path))
 		return EXIT_USAGE;
+	if (window && !trace_path) {
+		fprintf(stderr, "wakesim run: --trace-window without --trace FILE\n");
+		return EXIT_USAGE;
+	}
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
 	if (build_spec(&o, &m, o.features, "--features", &spec)) {
@@ -117,12 +211,28 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	spec.schedstat = sob.f;
+	if (trace_path) {
+		tr.f = tmpfile();
+		if (!tr.f) {
+			fprintf(stderr, "wakesim run: a temporary file for --trace: %s\n", strerror(errno));
+			if (rep)
+				fclose(rep);
+			free(report);
+			if (sob.f)
+				out_discard(&sob);
+			machine_free(&m);
+			return 1;
+		}
+		spec.trace = &tr;
+	}
 	if (!rep || run_one(&spec, o.seed, &res, rep)) {
 		if (rep)
 			fclose(rep);
 		free(report);
 		if (sob.f)
 			out_discard(&sob);
+		if (tr.f)
+			fclose(tr.f);
 		fprintf(stderr, "wakesim run: %s\n", rep ? res.err : "out of memory");
 		machine_free(&m);
 		return rep && res.bad_input ? EXIT_USAGE : 1;
@@ -182,10 +292,23 @@ int cmd_run(int argc, char **argv)
 		metrics_print(ob.f, &m, &mv);
 	}
 	free(report);
+	int nr_cpus = m.topo.nr_cpus;
+
 	machine_free(&m);
 	if (schedstat_path && out_commit(&sob, schedstat_path)) {
 		out_discard(&ob);
+		if (tr.f)
+			fclose(tr.f);
 		return 1;
+	}
+	if (trace_path) {
+		int bad = commit_trace(trace_path, &tr, nr_cpus);
+
+		fclose(tr.f);
+		if (bad) {
+			out_discard(&ob);
+			return 1;
+		}
 	}
 	return out_commit(&ob, o.output) ? 1 : 0;
 }

@@ -34,6 +34,7 @@ int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out,
 		return -1;
 	}
 	sim_set_workload(&sim, wl);
+	sim.trace = spec->trace;
 	int r = sim_run(&sim, out->err, sizeof(out->err));
 
 	if (r) {

@@ -21,6 +21,7 @@ struct run_spec {
 	int argc;
 	char **argv;		/* the workload's command line */
 	FILE *schedstat;	/* if set, the run's /proc/schedstat text goes here */
+	struct ftrace *trace;	/* if set, the run's sched events (kern/trace.h) */
 };
 
 struct run_outcome {

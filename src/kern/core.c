@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "trace.h"
 #include "pelt.h"
 #include "topology.h"
 
@@ -96,6 +97,7 @@ void set_task_cpu(struct sim *sim, struct task_struct *p, int new_cpu)
 
 	if (old == new_cpu)
 		return;
+	trace_sched_migrate_task(sim, p, old, new_cpu);
 	sim->met.migrations[migr_class_of(sim, old, new_cpu)]++;
 	if (sched_cfs(sim))
 		cfs_migrate_task_rq(sim, p);
@@ -209,6 +211,7 @@ static void ttwu_do_activate(struct sim *sim, struct rq *rq, struct task_struct 
 
 	activate_task(sim, rq, p, en_flags);
 	p->__state = TASK_RUNNING;
+	trace_sched_wakeup(sim, p, rq->cpu, false);
 	p->runnable_since = sim->now;
 	wakeup_preempt(sim, rq, p, wake_flags);
 	if (rq->idle_stamp) {
@@ -360,6 +363,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	if (p->se.on_rq) {
 		/* ttwu_runnable(): still queued (it had not finished blocking). */
 		p->__state = TASK_RUNNING;
+		trace_sched_wakeup(sim, p, task_cpu(p), false);
 		ttwu_stat(sim, this_cpu, task_cpu(p));
 		return 1;
 	}
@@ -423,6 +427,7 @@ void wake_up_new_task(struct sim *sim, struct task_struct *p)
 	p->runnable_since = sim->now;
 	sim->met.forks++;
 	activate_task(sim, rq, p, ENQUEUE_INITIAL);
+	trace_sched_wakeup(sim, p, cpu, true);
 	wakeup_preempt(sim, rq, p, WF_FORK);
 }
 

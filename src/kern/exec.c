@@ -18,6 +18,7 @@
 #include "kernel.h"
 #include "pelt.h"
 #include "timer.h"
+#include "trace.h"
 
 static inline bool preemptible(const struct task_struct *p)
 {
@@ -194,6 +195,8 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		se = pick_next_entity(sim, &rq->cfs);
 	if (!se) {
 		rq->sched_goidle++;
+		if (prev)
+			trace_sched_switch(sim, cpu, prev, NULL);
 		if (rq->mode != CPU_MODE_IDLE) {
 			evq_cancel(&sim->evq, &rq->ev_run);
 			idle_enter(sim, rq);
@@ -211,6 +214,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 	if (next != prev) {
 		const struct costs *k = &sim->m->costs;
 
+		trace_sched_switch(sim, cpu, prev, next);
 		rq->nr_switches++;
 		next->nr_switches++;
 		sim->met.nr_switches++;
@@ -305,6 +309,7 @@ static void run_step(struct sim *sim, struct rq *rq, struct task_struct *p)
 		break;
 	case STEP_EXIT:
 		p->__state = TASK_DEAD;
+		trace_sched_process_exit(sim, p);
 		deactivate_task(sim, rq, p, DEQUEUE_SLEEP);
 		sim->nr_alive--;
 		do_schedule(sim, rq);

@@ -84,6 +84,7 @@ struct sim {
 
 	struct task_struct **tasks;
 	int nr_tasks, cap_tasks;
+	struct ftrace *trace;		/* ftrace text output (kern/trace.h), or NULL */
 	int nr_alive;
 	int nr_overloaded;		/* rqs with nr_running >= 2: rd->overloaded */
 	u64 nohz_next_balance;		/* nohz.next_balance */

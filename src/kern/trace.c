@@ -1,0 +1,121 @@
+/*
+ * trace.c - the ftrace text of trace.h.
+ */
+#include "trace.h"
+
+#include <string.h>
+
+static bool on(const struct sim *sim)
+{
+	const struct ftrace *t = sim->trace;
+
+	return t && sim->now >= t->from_ns && sim->now < t->to_ns;
+}
+
+/* The line's start: the task running on cpu, the CPU, flags and time. */
+static void lead(struct sim *sim, int cpu)
+{
+	const struct task_struct *curr = cpu >= 0 ? sim->rq[cpu].curr : NULL;
+	char who[40];
+
+	if (curr)
+		snprintf(who, sizeof(who), "%s-%d", curr->comm, curr->pid);
+	else
+		snprintf(who, sizeof(who), "<idle>-0");
+	/* ftrace pads "comm-pid" so that the pid ends at column 24. */
+	const char *dash = strrchr(who, '-');
+	int comm_len = (int)(dash - who);
+
+	fprintf(sim->trace->f, "%*.*s-%-7s [%03d] d..2. %5llu.%06llu: ", 16, comm_len, who,
+		dash + 1, cpu < 0 ? 0 : cpu, (unsigned long long)(sim->now / 1000000000ULL),
+		(unsigned long long)(sim->now / 1000 % 1000000));
+	sim->trace->nr++;
+}
+
+/* prev_state as the print format renders it: R, R+ (preempted), S, Z (no D: no
+ * uninterruptible sleep is modelled). */
+static const char *state_str(const struct task_struct *p)
+{
+	if (!p)
+		return "R";
+	switch (p->__state) {
+	case TASK_RUNNING:
+		return "R+";
+	case TASK_INTERRUPTIBLE:
+		return "S";
+	case TASK_DEAD:
+		return "Z";
+	default:
+		return "R";
+	}
+}
+
+void trace_sched_switch(struct sim *sim, int cpu, const struct task_struct *prev,
+			const struct task_struct *next)
+{
+	char idle[16];
+
+	if (!on(sim))
+		return;
+	snprintf(idle, sizeof(idle), "swapper/%d", cpu);
+	/* The line belongs to prev: it is the one running when it is written. */
+	const struct task_struct *save = sim->rq[cpu].curr;
+
+	sim->rq[cpu].curr = (struct task_struct *)prev;
+	lead(sim, cpu);
+	sim->rq[cpu].curr = (struct task_struct *)save;
+	fprintf(sim->trace->f, "sched_switch: prev_comm=%s prev_pid=%d prev_prio=120 "
+		"prev_state=%s ==> next_comm=%s next_pid=%d next_prio=120\n",
+		prev ? prev->comm : idle, prev ? prev->pid : 0, state_str(prev),
+		next ? next->comm : idle, next ? next->pid : 0);
+}
+
+void trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int target_cpu, bool new)
+{
+	if (!on(sim))
+		return;
+	lead(sim, sim->this_cpu >= 0 ? sim->this_cpu : target_cpu);
+	fprintf(sim->trace->f, "%s: comm=%s pid=%d prio=120 target_cpu=%03d\n",
+		new ? "sched_wakeup_new" : "sched_wakeup", p->comm, p->pid, target_cpu);
+}
+
+void trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig, int dest)
+{
+	if (!on(sim))
+		return;
+	lead(sim, sim->this_cpu >= 0 ? sim->this_cpu : dest);
+	fprintf(sim->trace->f, "sched_migrate_task: comm=%s pid=%d prio=120 orig_cpu=%d "
+		"dest_cpu=%d\n", p->comm, p->pid, orig, dest);
+}
+
+void trace_sched_process_exit(struct sim *sim, const struct task_struct *p)
+{
+	bool group_dead = true;
+
+	if (!on(sim))
+		return;
+	/* The last task of its address space takes the thread group with it. */
+	for (int i = 0; i < sim->nr_tasks; i++) {
+		const struct task_struct *t = sim->tasks[i];
+
+		if (t != p && t->mm_id == p->mm_id && t->__state != TASK_DEAD)
+			group_dead = false;
+	}
+	lead(sim, task_cpu(p));
+	fprintf(sim->trace->f, "sched_process_exit: comm=%s pid=%d prio=120 group_dead=%s\n",
+		p->comm, p->pid, group_dead ? "true" : "false");
+}
+
+void trace_write_header(FILE *f, u64 nr, int nr_cpus)
+{
+	fprintf(f, "# tracer: nop\n#\n# entries-in-buffer/entries-written: %llu/%llu   #P:%d\n#\n",
+		(unsigned long long)nr, (unsigned long long)nr, nr_cpus);
+	fputs("#                                _-----=> irqs-off/BH-disabled\n"
+	      "#                               / _----=> need-resched\n"
+	      "#                              | / _---=> hardirq/softirq\n"
+	      "#                              || / _--=> preempt-depth\n"
+	      "#                              ||| / _-=> migrate-disable\n"
+	      "#                              |||| /     delay\n"
+	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	      "#              | |         |   |||||     |         |\n", f);
+}

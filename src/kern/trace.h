@@ -1,0 +1,40 @@
+/*
+ * trace.h - the sched tracepoints, written as ftrace text (the format of
+ * /sys/kernel/tracing/trace, which trace-cmd users and Perfetto's systrace
+ * importer read): sched_switch, sched_wakeup, sched_wakeup_new,
+ * sched_migrate_task and sched_process_exit, each with the print format of
+ * include/trace/events/sched.h (as its tracefs format file shows it on
+ * Linux 6.18). Lines are
+ *   "<comm>-<pid> [<cpu>] <flags> <sec>.<usec>: <event>: <fields>",
+ * current being the task running on that CPU ("<idle>-0" when none), at
+ * the simulated time. Simplifications: the flags column is "d..2." for
+ * every event (the context flags are not modelled), every task has prio
+ * 120 (nice 0), and a task's pid is its wakesim task id.
+ */
+#ifndef WS_TRACE_H
+#define WS_TRACE_H
+
+#include <stdio.h>
+
+#include "kernel.h"
+
+struct ftrace {
+	FILE *f;		/* events, in simulation order */
+	u64 from_ns, to_ns;	/* only events in [from, to) are written */
+	u64 nr;			/* events written */
+};
+
+/* The events, written when sim->trace is set and now is in its window. */
+void trace_sched_switch(struct sim *sim, int cpu, const struct task_struct *prev,
+			const struct task_struct *next);
+void trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int target_cpu, bool new);
+void trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig, int dest);
+void trace_sched_process_exit(struct sim *sim, const struct task_struct *p);
+
+/*
+ * The header /sys/kernel/tracing/trace starts with: the tracer, the event
+ * count and the CPU count (#P), and the column legend.
+ */
+void trace_write_header(FILE *f, u64 nr, int nr_cpus);
+
+#endif

@@ -1,0 +1,246 @@
+/*
+ * test_trace.c - run --trace writes what the kernel's own tracepoint
+ * formats print, checked with a real consumer: libtraceevent, loaded with
+ * the sched format files of a Linux 6.18 machine (tests/data/tracefs-6.18).
+ * Each event line is parsed back into a binary record laid out as its
+ * format says (strings, pids, prio, target and migration CPUs, prev_state
+ * bits, the dynamic comm of sched_migrate_task), libtraceevent prints the
+ * record's fields with the format's print fmt, and that must be the line's
+ * text. Also: one sched_switch to a task per context switch in the
+ * metrics, time never goes back, and --trace-window keeps only its window.
+ */
+#include "testutil.h"
+
+#include <event-parse.h>
+
+static const char *const events[] = { "sched_switch", "sched_wakeup", "sched_wakeup_new",
+				      "sched_migrate_task", "sched_process_exit" };
+
+static struct tep_handle *load_formats(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	char path[256], *buf = malloc(1 << 16);
+
+	assert_non_null(tep);
+	assert_non_null(buf);
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		snprintf(path, sizeof(path), "tests/data/tracefs-6.18/%s.format", events[i]);
+		FILE *f = fopen(path, "r");
+
+		assert_non_null(f);
+		size_t n = fread(buf, 1, (1 << 16) - 1, f);
+
+		fclose(f);
+		assert_int_equal(tep_parse_event(tep, buf, n, "sched"), 0);
+	}
+	free(buf);
+	return tep;
+}
+
+/* prev_state's text back to the bits the print fmt renders it from. */
+static long state_bits(const char *s)
+{
+	long v = 0;
+
+	for (; *s; s++)
+		switch (*s) {
+		case 'S': v |= 0x1; break;
+		case 'D': v |= 0x2; break;
+		case 'X': v |= 0x10; break;
+		case 'Z': v |= 0x20; break;
+		case '+': v |= 0x100; break; /* TASK_REPORT_MAX: preempted */
+		}
+	return v;
+}
+
+static void put_int(unsigned char *rec, const struct tep_format_field *f, long v)
+{
+	if (f->size == 8) {
+		int64_t x = v;
+
+		memcpy(rec + f->offset, &x, 8);
+	} else if (f->size == 4) {
+		int32_t x = (int32_t)v;
+
+		memcpy(rec + f->offset, &x, 4);
+	} else if (f->size == 2) {
+		int16_t x = (int16_t)v;
+
+		memcpy(rec + f->offset, &x, 2);
+	} else {
+		rec[f->offset] = (unsigned char)v;
+	}
+}
+
+/*
+ * Build the record of one event from its "name=value" fields and have
+ * libtraceevent print it; returns the printed text (caller frees).
+ */
+static char *reprint(struct tep_handle *tep, const char *name, int pid, int cpu, char *fields)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, "sched", name);
+	unsigned char rec[256] = { 0 };
+	int dyn = 128; /* where a __data_loc string goes */
+
+	assert_non_null(ev);
+	put_int(rec, tep_find_common_field(ev, "common_type"), ev->id);
+	put_int(rec, tep_find_common_field(ev, "common_pid"), pid);
+	for (char *tok = strtok(fields, " "); tok; tok = strtok(NULL, " ")) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq || eq == tok)
+			continue; /* "==>" */
+		*eq = '\0';
+		const char *val = eq + 1;
+		struct tep_format_field *f = tep_find_field(ev, tok);
+
+		if (!f) {
+			print_error("%s has no field %s\n", name, tok);
+			fail();
+		}
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			size_t len = strlen(val) + 1;
+
+			memcpy(rec + dyn, val, len);
+			put_int(rec, f, (long)((len << 16) | (size_t)dyn));
+			dyn += (int)len;
+		} else if (f->flags & TEP_FIELD_IS_STRING) {
+			snprintf((char *)rec + f->offset, (size_t)f->size, "%s", val);
+		} else if (!strcmp(tok, "prev_state")) {
+			put_int(rec, f, state_bits(val));
+		} else if (!strcmp(tok, "group_dead")) {
+			put_int(rec, f, !strcmp(val, "true"));
+		} else {
+			put_int(rec, f, strtol(val, NULL, 10));
+		}
+	}
+	struct tep_record r = { .data = rec, .size = (int)sizeof(rec), .cpu = cpu };
+	struct trace_seq s;
+
+	trace_seq_init(&s);
+	tep_print_event(tep, &s, &r, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	char *out = strdup(s.buffer);
+
+	trace_seq_destroy(&s);
+	return out;
+}
+
+/* Check every event line of file; count switches to a task. */
+static void check_file(struct tep_handle *tep, const char *file, int nr_cpus, double from, double to,
+		       long *switches, long *lines)
+{
+	FILE *f = fopen(file, "r");
+	char line[1024];
+	double last = -1;
+
+	assert_non_null(f);
+	*switches = *lines = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		char who[64], flags[8], name[32];
+		int cpu, off;
+		double ts;
+
+		if (sscanf(line, " %63s [%d] %7s %lf: %31[^:]: %n", who, &cpu, flags, &ts, name, &off) != 5) {
+			print_error("%s: unparsed line: %s\n", file, line);
+			fail();
+		}
+		const char *dash = strrchr(who, '-');
+
+		assert_non_null(dash);
+		assert_true(cpu >= 0 && cpu < nr_cpus);
+		assert_true(ts >= last && ts >= from - 1e-6 && ts < to);
+		last = ts;
+		char text[1024], copy[1024];
+
+		snprintf(text, sizeof(text), "%s", line + off);
+		snprintf(copy, sizeof(copy), "%s", text);
+		char *printed = reprint(tep, name, atoi(dash + 1), cpu, copy);
+
+		if (strcmp(printed, text)) {
+			print_error("%s: libtraceevent prints\n  %s\nfor\n  %s\n", file, printed, text);
+			fail();
+		}
+		free(printed);
+		if (!strcmp(name, "sched_switch") && !strstr(text, "next_pid=0 "))
+			(*switches)++;
+		(*lines)++;
+	}
+	fclose(f);
+}
+
+static void test_trace_formats(void **state)
+{
+	(void)state;
+	char out[1 << 14];
+	const char *w = tu_wakesim();
+	struct tep_handle *tep = load_formats();
+	long sw, n, sw2, n2;
+
+	/* Kunpeng's 24-CPU node: wake-ups across CPUs, migrations, exits. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine kunpeng920-48 --node 0 --json "
+			       "--trace /tmp/wakesim-trace.txt -- hackbench -g 2 -f 4 -l 30 -p | "
+			       "jq '.metrics.context_switches'; grep -c sched_migrate_task "
+			       "/tmp/wakesim-trace.txt; grep -c sched_process_exit /tmp/wakesim-trace.txt; "
+			       "grep '#P:' /tmp/wakesim-trace.txt", w), 0);
+	long cs, migr, exits;
+
+	assert_int_equal(sscanf(out, "%ld %ld %ld", &cs, &migr, &exits), 3);
+	assert_true(migr > 0);
+	assert_int_equal(exits, 17); /* 16 children and the main task */
+	assert_non_null(strstr(out, "   #P:96\n"));
+	check_file(tep, "/tmp/wakesim-trace.txt", 96, 0, 1e9, &sw, &n);
+	assert_int_equal(sw, cs);
+	/* A window keeps its part, and the header counts what it kept. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine kunpeng920-48 --node 0 --trace "
+			       "/tmp/wakesim-trace2.txt --trace-window 0.0005:0.001 -- hackbench -g 2 -f 4 "
+			       "-l 30 -p >/dev/null && grep -c -v '^#' /tmp/wakesim-trace2.txt && grep '#P:' "
+			       "/tmp/wakesim-trace2.txt", w), 0);
+	long kept;
+	char header[128];
+
+	assert_int_equal(sscanf(out, "%ld", &kept), 1);
+	snprintf(header, sizeof(header), "entries-in-buffer/entries-written: %ld/%ld   #P:96", kept, kept);
+	assert_non_null(strstr(out, header));
+	check_file(tep, "/tmp/wakesim-trace2.txt", 96, 0.0005, 0.001, &sw2, &n2);
+	assert_true(n2 > 0 && n2 < n);
+	tu_sh(out, sizeof(out), "rm -f /tmp/wakesim-trace.txt /tmp/wakesim-trace2.txt");
+	tep_free(tep);
+}
+
+static void test_trace_bad_options(void **state)
+{
+	(void)state;
+	char out[4096];
+	const char *w = tu_wakesim();
+	const char *bad[][2] = {
+		{ "--trace /tmp/t.txt --trace-window 0.2", "expected FROM:TO" },
+		{ "--trace /tmp/t.txt --trace-window 0.2:0.1", "FROM must be before TO" },
+		{ "--trace /tmp/t.txt --trace-window x:1", "--trace-window FROM" },
+		{ "--trace-window 0:1", "--trace-window without --trace FILE" },
+		{ "--trace /nonexistent/dir/t.txt", "directory /nonexistent/dir does not exist" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int st = tu_sh(out, sizeof(out), "%s run --machine sysfs:tests/data/host-2cpu-sysfs %s "
+			       "-- hackbench -l 5", w, bad[i][0]);
+
+		if (st != 2 || !strstr(out, bad[i][1])) {
+			print_error("%s: status %d, %s\n", bad[i][0], st, out);
+			fail();
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trace_formats),
+		cmocka_unit_test(test_trace_bad_options),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
