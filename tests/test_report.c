@@ -207,6 +207,18 @@ static void test_progress_tty(void **state)
 			       "sysfs:tests/data/host-2cpu-sysfs --test IDLE_DELAY --runs 2 -- "
 			       "hackbench -l 20 2>&1 >/dev/null | wc -c", w), 0);
 	assert_string_equal(out, "0\n");
+	/* One long run: hackbench knows its fraction done; tbench shows its clock. */
+	assert_int_equal(tu_sh(out, sizeof(out), "script -q -c '%s run --machine epyc9654-2s -- "
+			       "hackbench -g 32 -f 20 --threads --pipe -l 100 > /dev/null' /dev/null", w), 0);
+	assert_non_null(strstr(out, "%, 0.0"));
+	assert_non_null(strstr(out, " s simulated, ETA "));
+	assert_int_equal(tu_sh(out, sizeof(out), "script -q -c '%s run --machine zen2-7742-2s -- "
+			       "tbench -t 0.05 --warmup 0 256 > /dev/null' /dev/null", w), 0);
+	assert_non_null(strstr(out, " s simulated, "));
+	assert_non_null(strstr(out, " events"));
+	assert_int_equal(tu_sh(out, sizeof(out), "script -q -c '%s run --quiet --machine zen2-7742-2s -- "
+			       "tbench -t 0.05 --warmup 0 256 > /dev/null' /dev/null | wc -c", w), 0);
+	assert_string_equal(out, "0\n");
 }
 
 /*

@@ -416,6 +416,7 @@ int cmd_compare(int argc, char **argv)
 		struct progress bar;
 
 		progress_start(&bar, stderr, !quiet, njob, "runs");
+		progress_update(&bar, 0);
 		int r = run_many(njob, jobspec, seeds, out, jobs, show_progress, &bar, err, sizeof(err));
 
 		progress_end(&bar);

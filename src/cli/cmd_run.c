@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "args.h"
 #include "kern/trace.h"
+#include "report/progress.h"
 #include "workload/launcher.h"
 #include "commands.h"
 #include "report/metrics_out.h"
@@ -19,7 +20,7 @@ static const char run_usage[] =
 	"Usage: wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F]\n"
 	"                   [--sysctl NAME=VALUE]... [--seed N] [--node N | --cpus LIST]\n"
 	"                   [--wc-threshold T] [--schedstat FILE] [--trace FILE]\n"
-	"                   [--trace-window FROM:TO] [--json] [-o FILE]\n"
+	"                   [--trace-window FROM:TO] [--json] [-o FILE] [--quiet]\n"
 	"                   -- WORKLOAD [ARGS...]\n"
 	"Runs one simulation and prints the benchmark's output and the run's metrics.\n"
 	"--kernel: v5.12, v6.4 (CFS), v6.6 or mainline (EEVDF, the default): the\n"
@@ -33,7 +34,16 @@ static const char run_usage[] =
 	"--trace FILE: write the sched events (switch, wakeup, wakeup_new,\n"
 	"migrate_task, process_exit) as ftrace text, as /sys/kernel/tracing/trace\n"
 	"shows them; --trace-window FROM:TO (seconds of simulated time, e.g.\n"
-	"0.1:0.2) keeps only those in [FROM, TO).\n";
+	"0.1:0.2) keeps only those in [FROM, TO).\n"
+	"On a terminal, the progress shows on stderr unless --quiet.\n";
+
+static void show_progress(const struct sim *sim, void *arg)
+{
+	const struct workload_ops *ops = sim->wl->ops;
+	double frac = ops->done_fraction ? ops->done_fraction(sim, sim->wl) : -1;
+
+	progress_sim(arg, frac, (double)sim->now / 1e9, (unsigned long long)sim->met.events);
+}
 
 /* --trace-window FROM:TO, seconds of simulated time, FROM < TO. */
 static int parse_window(const char *arg, u64 *from, u64 *to)
@@ -124,6 +134,7 @@ int cmd_run(int argc, char **argv)
 		{ "schedstat", required_argument, NULL, 'X' },
 		{ "trace", required_argument, NULL, 'R' },
 		{ "trace-window", required_argument, NULL, 'w' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
 	struct common_opts o = { .node = -1, .seed = 1, .kver = KV_MAINLINE };
@@ -134,7 +145,8 @@ int cmd_run(int argc, char **argv)
 	char *report = NULL, cmdline[4096], feats[512];
 	const char *schedstat_path = NULL, *trace_path = NULL;
 	struct ftrace tr = { .from_ns = 0, .to_ns = UINT64_MAX };
-	bool window = false;
+	bool window = false, quiet = false;
+	struct progress bar;
 	size_t report_len = 0;
 	int c;
 
@@ -156,6 +168,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'R':
 			trace_path = optarg;
+			break;
+		case 'q':
+			quiet = true;
 			break;
 		case 'w':
 			if (parse_window(optarg, &tr.from_ns, &tr.to_ns))
@@ -225,7 +240,15 @@ int cmd_run(int argc, char **argv)
 		}
 		spec.trace = &tr;
 	}
-	if (!rep || run_one(&spec, o.seed, &res, rep)) {
+	progress_start(&bar, stderr, !quiet, 1, "run");
+	if (bar.f) {
+		spec.progress = show_progress;
+		spec.progress_arg = &bar;
+	}
+	int failed = !rep || run_one(&spec, o.seed, &res, rep);
+
+	progress_end(&bar);
+	if (failed) {
 		if (rep)
 			fclose(rep);
 		free(report);

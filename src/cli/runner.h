@@ -22,6 +22,8 @@ struct run_spec {
 	char **argv;		/* the workload's command line */
 	FILE *schedstat;	/* if set, the run's /proc/schedstat text goes here */
 	struct ftrace *trace;	/* if set, the run's sched events (kern/trace.h) */
+	void (*progress)(const struct sim *sim, void *arg);	/* sim_config's, or NULL */
+	void *progress_arg;
 };
 
 struct run_outcome {

@@ -3,6 +3,7 @@
  */
 #include "progress.h"
 
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,7 +42,6 @@ void progress_start(struct progress *p, FILE *f, bool enabled, int total, const 
 	p->total = total;
 	p->t0 = now_s();
 	p->what = what;
-	progress_update(p, 0);
 }
 
 void progress_update(struct progress *p, int done)
@@ -51,6 +51,31 @@ void progress_update(struct progress *p, int done)
 	if (!p->f)
 		return;
 	progress_format(line, sizeof(line), done, p->total, now_s() - p->t0, p->what);
+	fprintf(p->f, "\r%s\033[K", line);
+	fflush(p->f);
+}
+
+void progress_sim(struct progress *p, double frac, double sim_s, unsigned long long events)
+{
+	char line[160];
+
+	if (!p->f)
+		return;
+	if (frac >= 0) {
+		int permille = (int)(frac * 1000);
+
+		progress_format(line, sizeof(line), permille, 1000, now_s() - p->t0, "of the work");
+		/* "[###...] 450/1000 of the work" reads better as a percentage. */
+		char *slash = strchr(line, ']');
+		char tail[96];
+
+		snprintf(tail, sizeof(tail), "%s", strchr(line, ',') ? strchr(line, ',') : "");
+		if (slash)
+			snprintf(slash + 1, sizeof(line) - (size_t)(slash + 1 - line),
+				 " %.1f%%, %.3f s simulated%s", frac * 100, sim_s, tail);
+	} else {
+		snprintf(line, sizeof(line), "%.3f s simulated, %llu events", sim_s, events);
+	}
 	fprintf(p->f, "\r%s\033[K", line);
 	fflush(p->f);
 }

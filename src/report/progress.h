@@ -18,10 +18,15 @@ struct progress {
 	const char *what;	/* "runs" */
 };
 
-/* Start over total steps; shown when enabled and f is a terminal. */
+/* Start over total steps (drawing nothing yet); shown when enabled and f is a terminal. */
 void progress_start(struct progress *p, FILE *f, bool enabled, int total, const char *what);
 /* done of total finished: redraw the bar. */
 void progress_update(struct progress *p, int done);
+/*
+ * One simulation's progress: a bar and ETA when the fraction done is
+ * known (frac >= 0), else the simulated time and events so far.
+ */
+void progress_sim(struct progress *p, double frac, double sim_s, unsigned long long events);
 /* Erase the bar. */
 void progress_end(struct progress *p);
 /* The bar's line for done of total after elapsed seconds (for tests). */

@@ -149,6 +149,8 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen)
 		}
 		sim->now = ev->time;
 		sim->met.events++;
+		if (sim->cfg.progress && !(sim->met.events % SIM_PROGRESS_EVENTS))
+			sim->cfg.progress(sim, sim->cfg.progress_arg);
 		if (sim->cfg.max_sim_ns && sim->now > sim->cfg.max_sim_ns) {
 			snprintf(err, errlen,
 				 "the workload did not finish within %.3f simulated seconds",

@@ -45,6 +45,8 @@ struct workload_ops {
 	void (*free)(struct workload *wl);
 	/* The workload is a user's description (rt-app): a deadlock is its fault. */
 	bool input_may_deadlock;
+	/* Optional: the fraction of its work done, 0..1, for a progress bar. */
+	double (*done_fraction)(const struct sim *sim, const struct workload *wl);
 };
 
 struct workload {
@@ -61,7 +63,12 @@ struct sim_config {
 	uint64_t seed;
 	struct cpumask allowed;	/* --cpus/--node binding of the workload's tasks */
 	uint64_t max_sim_ns;	/* safety stop, 0 = none */
+	/* Called every SIM_PROGRESS_EVENTS events, if set: a progress display. */
+	void (*progress)(const struct sim *sim, void *arg);
+	void *progress_arg;
 };
+
+#define SIM_PROGRESS_EVENTS (1u << 20)
 
 struct wc_checker;
 

@@ -457,7 +457,22 @@ static int hackbench_check(struct workload *wl, char *why, size_t len)
 	return 0;
 }
 
+/* Messages moved of those to move (after a fast-forward, of the new targets). */
+static double hb_done_fraction(const struct sim *sim, const struct workload *wl)
+{
+	const struct hackbench *hb = wl->priv;
+	double done = 0, total = 0;
+
+	(void)sim;
+	for (int i = 0; i < hb->nr_children; i++) {
+		done += (double)hb->child[i].msg;
+		total += (double)hb->child[i].target;
+	}
+	return total > 0 ? done / total : 0;
+}
+
 static const struct workload_ops hackbench_ops = {
+	.done_fraction = hb_done_fraction,
 	.name = "hackbench",
 	.start = hb_start,
 	.report = hb_report,
