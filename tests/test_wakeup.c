@@ -293,6 +293,24 @@ static void test_numa_wake_affine(void **state)
 	sim->this_cpu = 0;
 	assert_int_equal(select_task_rq_fair(sim, p, 30, WF_TTWU | WF_SYNC), 1);
 	assert_int_equal(select_task_rq_fair(sim, q, 50, WF_TTWU | WF_SYNC), 50);
+	/*
+	 * The same two as wake-ups: p lands in the waker's LLC (CPU 1), an
+	 * affine move at the NUMA level; q stays on node 2, the one wake-up
+	 * that leaves the waker's LLC (an LLC is a node here).
+	 */
+	assert_int_equal(try_to_wake_up(sim, p, WF_SYNC), 1);
+	assert_int_equal(task_cpu(p), 1);
+	assert_int_equal(sim->met.wake_cross_llc, 0);
+	assert_int_equal(try_to_wake_up(sim, q, WF_SYNC), 1);
+	assert_int_equal(task_cpu(q), 50);
+	assert_int_equal(sim->met.wake_cross_llc, 1);
+	unsigned int affine = 0;
+	struct sched_domain *sd;
+
+	/* p's two placements, by select_task_rq_fair() and by the wake-up. */
+	for_each_domain(sim, 0, sd)
+		affine += sd->ttwu_move_affine;
+	assert_int_equal(affine, 2);
 	tu_sim_free(sim);
 	tu_machine_free(m);
 }
@@ -324,6 +342,7 @@ static void test_ttwu_schedstats(void **state)
 	assert_int_equal(sd->ttwu_wake_remote, 1);
 	assert_int_equal(sd->ttwu_move_affine, 0);
 	assert_int_equal(sim->rq[1].ttwu_count, 0);
+	assert_int_equal(sim->met.wake_cross_llc, 0); /* one LLC */
 
 	tu_sim_free(sim);
 	sim = tu_sim(m, "default");

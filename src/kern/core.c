@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "trace.h"
 #include "pelt.h"
 #include "topology.h"
+#include "trace.h"
 
 struct task_struct *current_task(struct sim *sim)
 {
@@ -377,6 +377,8 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 		sim->met.wake_idle++;
 	if (cpu == this_cpu)
 		sim->met.wake_waker_cpu++;
+	if (this_cpu >= 0 && !doms_share_cache(&sim->doms, this_cpu, cpu))
+		sim->met.wake_cross_llc++;
 	if (cpu == prev)
 		sim->met.wake_prev_cpu++;
 	if (cpu != task_cpu(p)) {

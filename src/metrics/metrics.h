@@ -35,6 +35,7 @@ struct metrics {
 	uint64_t wakeups;		/* try_to_wake_up() that woke a sleeper */
 	uint64_t wake_idle;		/* ...placed on a CPU idle at selection */
 	uint64_t wake_waker_cpu;	/* ...placed on the waker's CPU */
+	uint64_t wake_cross_llc;	/* ...placed outside the waker's LLC */
 	uint64_t wake_prev_cpu;		/* ...placed on the wakee's previous CPU */
 	uint64_t wake_remote_queued;	/* ...through a wake list (TTWU_QUEUE) */
 	uint64_t sis_calls;		/* select_idle_cpu() calls */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 enum {
-	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_PREV, M_WAKE_LIST, M_SIS_CALLS, M_SIS_CPUS,
+	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_LIST, M_SIS_CALLS, M_SIS_CPUS,
 	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
 	M_NEWIDLE, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_COLD, M_EXIT_WAIT,
 	M_IPI_WAIT, M_WC_N, M_WC_PCT, M_SIM_S, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
@@ -17,6 +17,7 @@ const struct metric_def metric_defs[] = {
 	[M_WAKEUPS] = { "wakeups", 0, false, false },
 	[M_WAKE_IDLE] = { "wake_idle_cpu_pct", 2, true, false },
 	[M_WAKE_WAKER] = { "wake_waker_cpu_pct", 2, true, false },
+	[M_WAKE_XLLC] = { "wake_cross_llc_pct", 2, true, false },
 	[M_WAKE_PREV] = { "wake_prev_cpu_pct", 2, true, false },
 	[M_WAKE_LIST] = { "wake_via_wakelist_pct", 2, false, false },
 	[M_SIS_CALLS] = { "select_idle_cpu_calls", 0, false, false },
@@ -67,6 +68,7 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_WAKEUPS] = (double)met->wakeups;
 	v[M_WAKE_IDLE] = pct(met->wake_idle, met->wakeups);
 	v[M_WAKE_WAKER] = pct(met->wake_waker_cpu, met->wakeups);
+	v[M_WAKE_XLLC] = pct(met->wake_cross_llc, met->wakeups);
 	v[M_WAKE_PREV] = pct(met->wake_prev_cpu, met->wakeups);
 	v[M_WAKE_LIST] = pct(met->wake_remote_queued, met->wakeups);
 	v[M_SIS_CALLS] = (double)met->sis_calls;
