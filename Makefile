@@ -8,6 +8,8 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-format-truncation
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -Isrc/machine -Iinclude -Ibuild $(PKG_CFLAGS)
+# The commit a result file names (src/cli/commands.h).
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDLIBS += $(PKG_LIBS) -lm -lpthread
 
 SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c)) build/presets_data.c
@@ -23,7 +25,7 @@ EXTRA_test_trace := $(shell pkg-config --cflags --libs libtraceevent 2>/dev/null
 OBJ := $(patsubst %.c,build/obj/%.o,$(SRC))
 SAN_OBJ := $(patsubst %.c,build/san/obj/%.o,$(SRC))
 
-.PHONY: all check test san-test clean
+.PHONY: all check test san-test clean FORCE
 all: wakesim
 
 wakesim: build/obj/src/cli/main.o $(OBJ)
@@ -36,6 +38,16 @@ build/presets_data.c: tools/embed.sh $(wildcard machines/*.json costs/*.json)
 build/obj/%.o: %.c | build/presets_data.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $<"; $(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# Only the commands that write result files need the commit; rebuild them when it moves.
+build/obj/src/cli/cmd_run.o build/obj/src/cli/cmd_compare.o build/obj/src/cli/cmd_rerun.o \
+build/san/obj/src/cli/cmd_run.o build/san/obj/src/cli/cmd_compare.o build/san/obj/src/cli/cmd_rerun.o: \
+	CFLAGS += -DWAKESIM_COMMIT='"$(COMMIT)"'
+build/obj/src/cli/cmd_run.o build/obj/src/cli/cmd_compare.o build/obj/src/cli/cmd_rerun.o: build/commit
+build/san/obj/src/cli/cmd_run.o build/san/obj/src/cli/cmd_compare.o build/san/obj/src/cli/cmd_rerun.o: build/commit
+build/commit: FORCE
+	@mkdir -p build; echo "$(COMMIT)" | cmp -s - $@ || echo "$(COMMIT)" > $@
+FORCE:
 
 build/san/obj/%.o: %.c | build/presets_data.c
 	@mkdir -p $(dir $@)

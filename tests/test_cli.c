@@ -249,6 +249,32 @@ static void test_rerun(void **state)
 	tu_sh(out, sizeof(out), "printf '{\"command\": [1]}\n' > %s/num.json", dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/num.json", dir);
 	expect_usage_error(cmd, "expected a non-empty array of strings");
+	/* Found by a user trial: a result file chose where rerun writes, a NUL
+	 * cut a string, an array was "no key", a bad command named no file. */
+	tu_sh(out, sizeof(out), "printf '{\"command\": [\"run\", \"-o\", \"%s/evil\", \"--\", "
+	      "\"hackbench\"]}' > %s/evil.json", dir, dir);
+	snprintf(cmd, sizeof(cmd), "rerun %s/evil.json", dir);
+	expect_usage_error(cmd, "holds -o, which writes a file");
+	tu_sh(out, sizeof(out), "printf '{\"command\": [\"run\", \"--schedstat=x\", \"--\", "
+	      "\"hackbench\"]}' > %s/evil2.json", dir);
+	snprintf(cmd, sizeof(cmd), "rerun %s/evil2.json", dir);
+	expect_usage_error(cmd, "holds --schedstat=x, which writes a file");
+	assert_int_equal(tu_sh(out, sizeof(out), "test -e %s/evil", dir), 1);
+	tu_sh(out, sizeof(out), "printf '{\"command\": [\"run\", \"a\\\\u0000b\"]}' > %s/nul.json",
+	      dir);
+	snprintf(cmd, sizeof(cmd), "rerun %s/nul.json", dir);
+	expect_usage_error(cmd, "a string holds a NUL character");
+	tu_sh(out, sizeof(out), "printf '[1]' > %s/arr.json", dir);
+	snprintf(cmd, sizeof(cmd), "rerun %s/arr.json", dir);
+	expect_usage_error(cmd, "arr.json:1: expected a JSON object");
+	tu_sh(out, sizeof(out), "printf '{\"command\": [\"run\", \"--bogus\", \"--\", "
+	      "\"hackbench\"]}' > %s/bogus.json", dir);
+	snprintf(cmd, sizeof(cmd), "rerun %s/bogus.json", dir);
+	expect_usage_error(cmd, "bogus.json: key \"command\": refused, as above");
+	/* Side outputs are not recorded: a rerun writes only what -o says. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --json --schedstat %s/s.txt "
+			       "--trace %s/t.txt -o %s/side.json -- hackbench -g 1 -l 5 && grep -c -e "
+			       "schedstat -e trace %s/side.json", w, HOST, dir, dir, dir, dir), 1);
 	expect_usage_error("rerun", "no result file");
 	expect_usage_error("rerun a.json b.json", "unexpected argument \"b.json\"");
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
@@ -289,7 +315,16 @@ static void test_schedstat(void **state)
 			       HOST), 0);
 	assert_string_equal(out, "version 15\n");
 	expect_usage_error("run --machine " HOST " --schedstat /nonexistent/dir/s -- hackbench -l 5",
-			   "directory /nonexistent/dir does not exist");
+			   "--schedstat /nonexistent/dir/s: directory /nonexistent/dir does not exist");
+	/* Found by a user trial: an option taken for a file name, two outputs on one file. */
+	expect_usage_error("run --machine " HOST " --schedstat --json -- hackbench -l 5",
+			   "--schedstat \"--json\": expected a file name, not an option");
+	expect_usage_error("run --machine " HOST " -o --schedstat x -- hackbench -l 5",
+			   "-o \"--schedstat\": expected a file name");
+	expect_usage_error("run --machine " HOST " --json -o /tmp/wakesim-same.json --schedstat "
+			   "/tmp/../tmp/wakesim-same.json -- hackbench -l 5", "are the same file");
+	expect_usage_error("compare --machine " HOST " --test SIS_SHORT --sig-level 99.999 -- hackbench",
+			   "--sig-level \"99.999\"");
 }
 
 static void test_topo_and_lists(void **state)

@@ -121,7 +121,24 @@ void describe_sysctls(const struct run_spec *spec, char *buf, size_t len)
 	sched_tunables_diff(&def, &spec->tunables, buf, len);
 }
 
-int check_output_path(const char *cmd, const char *path)
+/* path with its directory resolved (symlinks followed), or false. */
+static bool canonical_path(const char *path, char *out, size_t len)
+{
+	char dir[4096], real[4096];
+	const char *slash = strrchr(path, '/');
+
+	if (!realpath(path, real)) {
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+		if (!realpath(dir[0] ? dir : "/", real))
+			return false;
+		snprintf(out, len, "%s/%s", real, slash ? slash + 1 : path);
+		return true;
+	}
+	snprintf(out, len, "%s", real);
+	return true;
+}
+
+int check_output_path(const char *cmd, const char *opt, const char *path)
 {
 	char dir[4096];
 	const char *slash;
@@ -129,24 +146,30 @@ int check_output_path(const char *cmd, const char *path)
 
 	if (!path)
 		return 0;
+	/* "--schedstat --json" would make a file named --json: refuse. */
+	if (path[0] == '-') {
+		fprintf(stderr, "wakesim %s: %s \"%s\": expected a file name, not an option "
+			"(write ./%s for a file so named)\n", cmd, opt, path, path);
+		return -1;
+	}
 	slash = strrchr(path, '/');
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
 	if (!dir[0])
 		snprintf(dir, sizeof(dir), "/");
 	if (!path[slash ? slash - path + 1 : 0]) {
-		fprintf(stderr, "wakesim %s: -o %s: not a file name\n", cmd, path);
+		fprintf(stderr, "wakesim %s: %s %s: not a file name\n", cmd, opt, path);
 		return -1;
 	}
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "wakesim %s: -o %s: directory %s does not exist\n", cmd, path, dir);
+		fprintf(stderr, "wakesim %s: %s %s: directory %s does not exist\n", cmd, opt, path, dir);
 		return -1;
 	}
 	if (access(dir, W_OK)) {
-		fprintf(stderr, "wakesim %s: -o %s: cannot write in %s\n", cmd, path, dir);
+		fprintf(stderr, "wakesim %s: %s %s: cannot write in %s\n", cmd, opt, path, dir);
 		return -1;
 	}
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "wakesim %s: -o %s: is a directory\n", cmd, path);
+		fprintf(stderr, "wakesim %s: %s %s: is a directory\n", cmd, opt, path);
 		return -1;
 	}
 	return 0;
@@ -350,10 +373,14 @@ json_object *invocation_json(int argc, char **argv)
 			if (!strcmp(s, "--")) {
 				workload = true;
 			} else if (!strcmp(s, "-o") || !strcmp(s, "--output") || !strcmp(s, "-j") ||
-				   !strcmp(s, "--jobs")) {
+				   !strcmp(s, "--jobs") || !strcmp(s, "--schedstat") ||
+				   !strcmp(s, "--trace") || !strcmp(s, "--trace-window") ||
+				   !strcmp(s, "--plot")) {
 				i++;
 				continue;
 			} else if (!strncmp(s, "--output=", 9) || !strncmp(s, "--jobs=", 7) ||
+				   !strncmp(s, "--schedstat=", 12) || !strncmp(s, "--trace=", 8) ||
+				   !strncmp(s, "--trace-window=", 15) || !strncmp(s, "--plot=", 7) ||
 				   (s[0] == '-' && (s[1] == 'o' || s[1] == 'j'))) {
 				continue;
 			}
@@ -361,4 +388,24 @@ json_object *invocation_json(int argc, char **argv)
 		json_object_array_add(a, json_object_new_string(s));
 	}
 	return a;
+}
+
+int check_distinct_outputs(const char *cmd, const char *opt_a, const char *a, const char *opt_b,
+			   const char *b)
+{
+	char ra[4096], rb[4096];
+
+	if (!a || !b)
+		return 0;
+	/* The same file by name, or by where its directory resolves to. */
+	bool same = !strcmp(a, b);
+
+	if (!same && canonical_path(a, ra, sizeof(ra)) && canonical_path(b, rb, sizeof(rb)))
+		same = !strcmp(ra, rb);
+	if (same) {
+		fprintf(stderr, "wakesim %s: %s %s and %s %s are the same file: one output would "
+			"overwrite the other\n", cmd, opt_a, a, opt_b, b);
+		return -1;
+	}
+	return 0;
 }

@@ -49,10 +49,14 @@ void describe_binding(const struct run_spec *spec, char *buf, size_t len);
 void describe_sysctls(const struct run_spec *spec, char *buf, size_t len);
 
 /*
- * Check before simulating that -o FILE can be created: its directory
- * exists and is writable. Prints the error and returns -1.
+ * Check before simulating that an output file (opt FILE: -o, --schedstat,
+ * --trace) can be created: a name, not an option ("--json"), whose
+ * directory exists and is writable. Prints the error and returns -1.
  */
-int check_output_path(const char *cmd, const char *path);
+int check_output_path(const char *cmd, const char *opt, const char *path);
+/* Two output options must not name the same file; prints and returns -1 if they do. */
+int check_distinct_outputs(const char *cmd, const char *opt_a, const char *a, const char *opt_b,
+			   const char *b);
 
 /*
  * Output goes to a memory stream; out_commit() then writes it to stdout or
@@ -84,9 +88,11 @@ int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 /*
  * The command line to record in a result file, so `wakesim rerun` can
  * replay it: argv (argv[0] is "run" or "compare") without what does not
- * change a result, before "--": the output path (-o FILE, -oFILE,
- * --output FILE, --output=FILE) and the worker count (-j N, --jobs N), so
- * -j 1 and -j 2 still write the same bytes.
+ * change the result, before "--": the output path (-o FILE, -oFILE,
+ * --output FILE, --output=FILE), the worker count (-j N, --jobs N), so -j 1
+ * and -j 2 still write the same bytes, and the side outputs (--schedstat,
+ * --trace, --trace-window, --plot), so a rerun never writes files the
+ * result does not ask for.
  * Returns a new JSON array of strings.
  */
 json_object *invocation_json(int argc, char **argv);

@@ -92,7 +92,7 @@ int cmd_calibrate(int argc, char **argv)
 		fprintf(stderr, "wakesim calibrate: unexpected argument \"%s\"\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (check_output_path("calibrate", output))
+	if (check_output_path("calibrate", "-o", output))
 		return EXIT_USAGE;
 	if (machine_load("host", &m, err, sizeof(err))) {
 		fprintf(stderr, "wakesim calibrate: %s\n", err);

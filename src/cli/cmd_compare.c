@@ -212,7 +212,7 @@ int cmd_compare(int argc, char **argv)
 			char *end;
 			double pct = strtod(optarg, &end);
 
-			if (end == optarg || *end || !(pct >= 50 && pct < 100)) {
+			if (end == optarg || *end || !(pct >= 50 && pct <= 99.99)) {
 				fprintf(stderr, "wakesim compare: --sig-level \"%s\": expected a "
 					"confidence in percent, 50 to 99.99 (95: p < 0.05)\n", optarg);
 				return EXIT_USAGE;
@@ -295,8 +295,13 @@ int cmd_compare(int argc, char **argv)
 			(unsigned long long)o.seed, runs);
 		return EXIT_USAGE;
 	}
-	if (check_output_path("compare", o.output))
+	if (check_output_path("compare", "-o", o.output))
 		return EXIT_USAGE;
+	if (plot_dir && plot_dir[0] == '-') {
+		fprintf(stderr, "wakesim compare: --plot \"%s\": expected a directory, not an option\n",
+			plot_dir);
+		return EXIT_USAGE;
+	}
 	if (plot_dir) {
 		struct stat st;
 		char parent[4096];
@@ -483,6 +488,7 @@ int cmd_compare(int argc, char **argv)
 
 	struct cmp_table t = {
 		.version = WAKESIM_VERSION,
+		.commit = WAKESIM_COMMIT,
 		.machine = m.name,
 		.kernel = kernel_version_name(o.kver),
 		.cost_profile = m.cost_profile[0] ? m.cost_profile : "default",

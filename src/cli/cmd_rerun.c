@@ -28,6 +28,29 @@ static int bad(const char *file, const char *text, size_t len, const char *why)
 	return EXIT_USAGE;
 }
 
+/* Whether av[0..k) has reached the workload's own arguments ("--"). */
+static bool workload_part(char **av, int k)
+{
+	for (int i = 0; i < k; i++)
+		if (!strcmp(av[i], "--"))
+			return true;
+	return false;
+}
+
+/* Options of run and compare that write a file of their own. */
+static bool writes_file(const char *s)
+{
+	static const char *const opts[] = { "-o", "--output", "--schedstat", "--trace", "--plot" };
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		size_t n = strlen(opts[i]);
+
+		if (!strncmp(s, opts[i], n) && (!s[n] || s[n] == '=' || (n == 2 && s[n])))
+			return true;
+	}
+	return false;
+}
+
 int cmd_rerun(int argc, char **argv)
 {
 	const char *file = NULL, *output = NULL;
@@ -72,8 +95,12 @@ int cmd_rerun(int argc, char **argv)
 	int ret = EXIT_USAGE;
 	char **av = NULL;
 
-	if (!json_object_is_type(root, json_type_object) ||
-	    !json_object_object_get_ex(root, "command", &cmd)) {
+	if (!json_object_is_type(root, json_type_object)) {
+		fprintf(stderr, "wakesim rerun: %s:1: expected a JSON object (a result of run --json "
+			"or compare --json)\n", file);
+		goto out;
+	}
+	if (!json_object_object_get_ex(root, "command", &cmd)) {
 		fprintf(stderr, "wakesim rerun: %s: no key \"command\": not a result of run --json "
 			"or compare --json\n", file);
 		goto out;
@@ -101,6 +128,19 @@ int cmd_rerun(int argc, char **argv)
 		}
 		const char *s = json_object_get_string(e);
 
+		if ((size_t)json_object_get_string_len(e) != strlen(s)) {
+			ret = bad(file, text, len, "a string holds a NUL character");
+			goto out;
+		}
+		/* A result file must not make rerun write elsewhere than -o says. */
+		if (!workload_part(av, k) && writes_file(s)) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "holds %.40s, which writes a file: a result file "
+				 "may not choose where rerun writes", s);
+			ret = bad(file, text, len, why);
+			goto out;
+		}
 		/* The output file goes before the workload's arguments. */
 		if (output && !strcmp(s, "--") && k == i) {
 			av[k++] = "-o";
@@ -116,14 +156,18 @@ int cmd_rerun(int argc, char **argv)
 		ret = bad(file, text, len, "the command is neither run nor compare");
 		goto out;
 	}
-	if (!json_object_object_get_ex(root, "wakesim_version", &ver) ||
-	    strcmp(json_object_get_string(ver), WAKESIM_VERSION))
-		fprintf(stderr, "wakesim rerun: %s was made by wakesim %s, this is %s: the figures "
-			"may differ\n", file,
-			json_object_object_get_ex(root, "wakesim_version", &ver)
-				? json_object_get_string(ver) : "(unknown)",
-			WAKESIM_VERSION);
+	const char *made = json_object_object_get_ex(root, "wakesim_version", &ver)
+				   ? json_object_get_string(ver) : "(unknown)";
+	const char *commit = json_object_object_get_ex(root, "wakesim_commit", &ver)
+				     ? json_object_get_string(ver) : "(unknown)";
+
+	if (strcmp(made, WAKESIM_VERSION) || strcmp(commit, WAKESIM_COMMIT))
+		fprintf(stderr, "wakesim rerun: %s was made by wakesim %.40s (commit %.40s), this is "
+			"%s (commit %s): the figures may differ\n", file, made, commit,
+			WAKESIM_VERSION, WAKESIM_COMMIT);
 	ret = !strcmp(av[0], "run") ? cmd_run(k, av) : cmd_compare(k, av);
+	if (ret == EXIT_USAGE)
+		fprintf(stderr, "wakesim rerun: %s: key \"command\": refused, as above\n", file);
 out:
 	free(av);
 	json_object_put(root);

@@ -186,8 +186,12 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "wakesim run: no workload (put it after --)\n%s", run_usage);
 		return EXIT_USAGE;
 	}
-	if (check_output_path("run", o.output) || check_output_path("run", schedstat_path) ||
-	    check_output_path("run", trace_path))
+	if (check_output_path("run", "-o", o.output) ||
+	    check_output_path("run", "--schedstat", schedstat_path) ||
+	    check_output_path("run", "--trace", trace_path) ||
+	    check_distinct_outputs("run", "-o", o.output, "--schedstat", schedstat_path) ||
+	    check_distinct_outputs("run", "-o", o.output, "--trace", trace_path) ||
+	    check_distinct_outputs("run", "--schedstat", schedstat_path, "--trace", trace_path))
 		return EXIT_USAGE;
 	if (window && !trace_path) {
 		fprintf(stderr, "wakesim run: --trace-window without --trace FILE\n");
@@ -281,6 +285,7 @@ int cmd_run(int argc, char **argv)
 		json_object *root = json_object_new_object(), *r = json_object_new_object();
 
 		json_object_object_add(root, "wakesim_version", json_object_new_string(WAKESIM_VERSION));
+		json_object_object_add(root, "wakesim_commit", json_object_new_string(WAKESIM_COMMIT));
 		json_object_object_add(root, "machine", json_object_new_string(m.name));
 		json_object_object_add(root, "nr_cpus", json_object_new_int(m.topo.nr_cpus));
 		json_object_object_add(root, "features", json_object_new_string(feats));

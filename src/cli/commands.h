@@ -4,8 +4,15 @@
 #ifndef WS_COMMANDS_H
 #define WS_COMMANDS_H
 
-/* Recorded in every result file, so a result names the code that made it. */
-#define WAKESIM_VERSION "0.1.0"
+/*
+ * Recorded in every result file, so a result names the code that made it:
+ * the release and the git commit it was built from (the Makefile passes
+ * it; "unknown" outside a git tree).
+ */
+#define WAKESIM_VERSION "0.2.0"
+#ifndef WAKESIM_COMMIT
+#define WAKESIM_COMMIT "unknown"
+#endif
 
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -338,6 +338,8 @@ json_object *cmp_json(const struct cmp_table *t)
 	json_object *rows = json_object_new_array();
 
 	json_object_object_add(root, "wakesim_version", json_object_new_string(t->version));
+	if (t->commit)
+		json_object_object_add(root, "wakesim_commit", json_object_new_string(t->commit));
 	json_object_object_add(root, "machine", json_object_new_string(t->machine));
 	json_object_object_add(root, "workload", json_object_new_string(t->workload));
 	if (t->command)

@@ -41,7 +41,7 @@ struct cmp_cell {
 
 struct cmp_table {
 	/* what was run: the manifest every rendering records */
-	const char *version, *machine, *kernel, *cost_profile, *cpus, *sysctls, *workload;
+	const char *version, *commit, *machine, *kernel, *cost_profile, *cpus, *sysctls, *workload;
 	int nr_cpus, runs;
 	unsigned long long first_seed;
 	const char *unit;
