@@ -79,6 +79,17 @@ static void change_field(char *buf, size_t len, double pct, bool star)
 	snprintf(buf, len, star ? "*%7.2f%%*" : "(%7.2f%%)", pct);
 }
 
+/* A column as wide as its figures need, or as the longest side name. */
+static int side_width(const struct cmp_table *t, int min)
+{
+	int w = min;
+
+	for (int s = 0; s < t->nsides; s++)
+		if ((int)strlen(t->side_name[s]) > w)
+			w = (int)strlen(t->side_name[s]);
+	return w;
+}
+
 enum stat_row { ROW_MEAN, ROW_STDDEV, ROW_COEFFVAR, ROW_MIN, ROW_MAX };
 
 static void print_block(const struct cmp_table *t, FILE *f, enum stat_row which, int lw)
@@ -119,7 +130,7 @@ static void print_block(const struct cmp_table *t, FILE *f, enum stat_row which,
 					     false);
 				break;
 			}
-			add(&ln, " %13.4f %-10s", v, ch);
+			add(&ln, " %*.4f %-10s", side_width(t, 13), v, ch);
 		}
 		put(&ln, f);
 	}
@@ -225,7 +236,7 @@ static void print_diagnostics(const struct cmp_table *t, FILE *f)
 
 		add(&ln, "  %-26s", "metric");
 		for (int s = 0; s < t->nsides; s++)
-			add(&ln, " %15s%s", t->side_name[s], s ? "           " : "");
+			add(&ln, " %*s%s", side_width(t, 15), t->side_name[s], s ? "           " : "");
 		put(&ln, f);
 		for (int i = 0; i < n; i++) {
 			int d = rank[i];
@@ -237,7 +248,7 @@ static void print_diagnostics(const struct cmp_table *t, FILE *f)
 			for (int s = 0; s < t->nsides; s++) {
 				double v = cmp_diag_value(t, l, s, d);
 
-				add(&ln, " %15.2f", v);
+				add(&ln, " %*.2f", side_width(t, 15), v);
 				if (!s)
 					continue;
 				if (b != 0)
@@ -273,7 +284,7 @@ void cmp_print_text(const struct cmp_table *t, FILE *f)
 	fputc('\n', f);
 	add(&ln, "%-9s %-*s", "", lw, "");
 	for (int s = 0; s < t->nsides; s++)
-		add(&ln, " %13s %-10s", t->side_name[s], "");
+		add(&ln, " %*s %-10s", side_width(t, 13), t->side_name[s], "");
 	put(&ln, f);
 	for (enum stat_row w = ROW_MEAN; w <= ROW_MAX; w++)
 		print_block(t, f, w, lw);

@@ -380,14 +380,18 @@ static void hb_report(struct sim *sim, struct workload *wl, FILE *out)
 	if (!hb->ff)
 		return;
 	if (hb->loops_sim == (double)hb->loops) {
-		fprintf(out, "Fast-forward: none, every loop simulated (%s)\n",
-			hb->st.steady ? "steady only near the end"
-				      : "the two halves never agreed within the tolerance");
+		const char *why = hb->st.steady ? "steady only near the end"
+				  : hb->st.halves_seen ? "the two halves never agreed within the tolerance"
+						       : "the run ended before the warm-up and two halves";
+
+		fprintf(out, "Fast-forward: none, every loop simulated (%s: warm-up %.3f s, halves of "
+			"at least %.3f s, simulated time)\n", why, (double)hb->st.warm_ns / 1e9,
+			(double)hb->ff_window_ns / 1e9);
 		return;
 	}
-	fprintf(out, "Fast-forward: steady at %.3f s (%.4g and %.4g loops/ms in two %.3g ms "
-		"halves), %.1f of %d loops simulated (mean of the senders), %.1f at %.1f us per "
-		"loop added (%.3f s)\n",
+	fprintf(out, "Fast-forward: steady at %.3f s of simulated time (%.4g and %.4g loops/ms in "
+		"two %.3g ms halves), %.1f of %d loops simulated (mean of the senders), %.1f at %.1f "
+		"us per loop added (%.3f s); a run's metrics cover the simulated part only\n",
 		(double)hb->st.steady_at_ns / 1e9, hb->st.rate_a, hb->st.rate_b,
 		(double)hb->st.span_ns / 1e6,
 		hb->loops_sim, hb->loops, (double)hb->loops - hb->loops_sim, hb->st.ns_per_round / 1e3,
@@ -496,7 +500,8 @@ const char hackbench_usage[] =
 	"                        add the remaining loops at the measured time per loop\n"
 	"  --ff-warmup S         time before measuring (default: two SIS_UTIL refreshes\n"
 	"                        of a busy CPU, at least three PELT half-lives: 0.1)\n"
-	"  --ff-window S         shortest half of the measured span (default 0.1)\n"
+	"  --ff-window S         shortest half of the measured span (default 0.1, at\n"
+	"                        least 0.001)\n"
 	"  --ff-tolerance PCT    how far their rates may differ (default 2)\n"
 	"Not simulated: -i/--inet (TCP) and -F/--fifo (SCHED_FIFO main thread).";
 
@@ -531,7 +536,7 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 		{ NULL, 0, NULL, 0 },
 	};
 	int groups = 10, fds = 20, loops = 100, datasize = 100, c;
-	bool threads = false, pipe = false, ff = false;
+	bool threads = false, pipe = false, ff = false, ff_opts = false;
 	u64 ff_warm = FF_WARM_AUTO, ff_window = 100 * NSEC_PER_MSEC;
 	double ff_tol = 0.02;
 
@@ -575,21 +580,28 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 		case 1001:
 			r = wl_parse_seconds("hackbench", "--ff-warmup", optarg, 0,
 					     WL_MAX_SECONDS * NSEC_PER_SEC, &ff_warm, err, errlen);
+			ff_opts = true;
 			break;
 		case 1002:
-			r = wl_parse_seconds("hackbench", "--ff-window", optarg, NSEC_PER_USEC,
+			/* Checkpoints come every window/5: below 1 ms they would
+			 * sample single messages, not a rate. */
+			r = wl_parse_seconds("hackbench", "--ff-window", optarg, NSEC_PER_MSEC,
 					     WL_MAX_SECONDS * NSEC_PER_SEC, &ff_window, err, errlen);
+			ff_opts = true;
 			break;
 		case 1003: {
 			char *end;
 			double v = strtod(optarg, &end);
 
-			if (end == optarg || *end || !(v >= 0 && v <= 100)) {
+			/* Plain decimal digits, as the other --ff- options take. */
+			if (strspn(optarg, "0123456789.") != strlen(optarg) || end == optarg || *end ||
+			    !(v >= 0 && v <= 100)) {
 				snprintf(err, errlen, "hackbench: option --ff-tolerance: \"%s\" is not "
 					 "a percentage in 0..100", optarg);
 				return NULL;
 			}
 			ff_tol = v / 100;
+			ff_opts = true;
 			break;
 		}
 		case 'h':
@@ -610,6 +622,11 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 	if (optind < argc) {
 		snprintf(err, errlen, "hackbench: unexpected argument \"%s\" (see hackbench --help)",
 			 argv[optind]);
+		return NULL;
+	}
+	if (ff_opts && !ff) {
+		snprintf(err, errlen, "hackbench: --ff-warmup, --ff-window and --ff-tolerance tune "
+			 "--fast-forward, which is not given");
 		return NULL;
 	}
 	if ((long long)groups * fds * 2 > 65536) {

@@ -74,6 +74,7 @@ bool steady_unit_done(struct steady *s, u64 now, u64 units)
 
 	if (a->t == b->t || b->t == c->t)
 		return false;
+	s->halves_seen = true;
 	double ra = rate(a, b), rb = rate(b, c);
 
 	if (ra <= 0 || rb <= 0 || (ra > rb ? ra - rb : rb - ra) > s->tol * (ra + rb) / 2)

@@ -47,6 +47,7 @@ struct steady {
 	u64 steady_at_ns;	/* when it was decided, from start */
 	u64 span_ns;		/* length of each half then */
 	bool oom;		/* out of memory: never steady */
+	bool halves_seen;	/* two halves were ever compared */
 };
 
 /*
