@@ -2,7 +2,7 @@
 # cmocka tests, then the same tests under AddressSanitizer and UBSan.
 
 CC ?= cc
-PKGS := json-c gsl
+PKGS := json-c gsl hwloc
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-format-truncation

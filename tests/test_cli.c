@@ -47,6 +47,13 @@ static void test_bad_input(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	expect_usage_error("run --machine no-such -- hackbench", "unknown machine \"no-such\"");
+	expect_usage_error("topo --machine hwloc:README.md", "README.md: not an hwloc XML topology");
+	expect_usage_error("topo --machine hwloc:", "hwloc: needs a file");
+	expect_usage_error("topo --machine hwloc:/nonexistent.xml", "/nonexistent.xml");
+	tu_sh(out, sizeof(out), "head -c 3000 tests/data/hwloc/AMD-19h-Zen4-2xEpyc-9654.xml > "
+	      "/tmp/wakesim-cut.xml");
+	expect_usage_error("topo --machine hwloc:/tmp/wakesim-cut.xml",
+			   "/tmp/wakesim-cut.xml: not an hwloc XML topology");
 	expect_usage_error("run --machine sysfs:/nonexistent -- hackbench", "no devices/system/cpu");
 	expect_usage_error("run --machine " HOST " --features NO_SUCH -- hackbench",
 			   "unknown feature \"NO_SUCH\"");

@@ -166,6 +166,51 @@ static void test_kunpeng920_equals_real_dump(void **state)
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
 }
 
+/*
+ * hwloc XML (issue 8). hwloc's dump of a real 2x EPYC 9654 gives the
+ * epyc9654-2s preset's topology (cores, clusters, LLCs, packages and the
+ * node per package a CPUID dump lacks; distances apart), with Genoa's
+ * 1 MiB L2 and 32 MiB L3. The Raptor Lake laptop's 8 E-cores share an L2
+ * per module of 4: 6 P-cores + 2 modules = 8 clusters, 14 cores, 20 CPUs.
+ * This machine's lstopo XML equals this machine's sysfs tree.
+ */
+static void test_hwloc_xml(void **state)
+{
+	(void)state;
+	char why[256];
+	struct machine *x = tu_machine("hwloc:tests/data/hwloc/AMD-19h-Zen4-2xEpyc-9654.xml");
+	struct machine *p = tu_machine("epyc9654-2s");
+
+	if (!topology_equal(&p->topo, &x->topo, false, why, sizeof(why))) {
+		print_error("epyc9654-2s differs from hwloc's EPYC 9654 XML: %s\n", why);
+		fail();
+	}
+	assert_int_equal(x->l2_bytes, 1 << 20);
+	assert_int_equal(x->llc_bytes, 32 << 20);
+	assert_int_equal(x->topo.nr_nodes, 2);
+	assert_int_equal(x->topo.distance[0][1], 20);
+	expect_mask(x, TOPO_CORE, 0, "0,192");
+	expect_mask(x, TOPO_LLC, 0, "0-7,192-199");
+	tu_machine_free(x);
+	tu_machine_free(p);
+
+	x = tu_machine("hwloc:tests/data/hwloc/Intel-RaptorLake-Corei7-1370P.xml");
+	assert_int_equal(x->topo.nr_cpus, 20);
+	assert_int_equal(x->topo.nr_cores, 14);
+	assert_int_equal(x->topo.nr_clusters, 8);
+	assert_int_equal(x->topo.nr_llcs, 1);
+	tu_machine_free(x);
+
+	x = tu_machine("hwloc:tests/data/hwloc/host-2cpu.xml");
+	p = tu_machine("sysfs:tests/data/host-2cpu-sysfs");
+	if (!topology_equal(&p->topo, &x->topo, true, why, sizeof(why))) {
+		print_error("this machine's lstopo XML differs from its sysfs tree: %s\n", why);
+		fail();
+	}
+	tu_machine_free(x);
+	tu_machine_free(p);
+}
+
 static void test_host_sysfs_copy(void **state)
 {
 	(void)state;
@@ -306,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_hybrid_presets),
 		cmocka_unit_test(test_kunpeng920_equals_real_dump),
 		cmocka_unit_test(test_host_sysfs_copy),
+		cmocka_unit_test(test_hwloc_xml),
 		cmocka_unit_test(test_bad_machines),
 	};
 

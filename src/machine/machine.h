@@ -137,6 +137,12 @@ int machine_preset_describe(int i, char *buf, size_t len);
 int machine_parse_json(const char *text, size_t len, const char *file,
 		       struct machine *m, char *err, size_t errlen);
 
+/*
+ * Read an hwloc XML topology (lstopo --of xml) into m->topo, m->l2_bytes and
+ * m->llc_bytes (machine/hwloc.c says how). Returns 0, or -1 with "FILE: why".
+ */
+int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t errlen);
+
 /* Read a sysfs tree rooted at dir into m->topo (and idle states if present). */
 int machine_read_sysfs(const char *dir, struct machine *m, char *err, size_t errlen);
 

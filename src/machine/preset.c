@@ -823,6 +823,10 @@ int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 		ret = machine_read_sysfs(spec + 6, m, err, errlen);
 		snprintf(m->name, sizeof(m->name), "%.63s", spec);
 		snprintf(m->cost_profile, sizeof(m->cost_profile), "default, sysfs idle states");
+	} else if (!strncmp(spec, "hwloc:", 6)) {
+		ret = machine_read_hwloc(spec + 6, m, err, errlen);
+		snprintf(m->name, sizeof(m->name), "%.63s", spec);
+		snprintf(m->cost_profile, sizeof(m->cost_profile), "default");
 	} else if (strchr(spec, '/') || strstr(spec, ".json")) {
 		ret = load_file(spec, m, err, errlen);
 	} else if (strncmp(spec, "costs/", 6) && (b = preset_blob_find(spec))) {
@@ -838,7 +842,8 @@ int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 			strncat(names, machine_preset_name(i), sizeof(names) - strlen(names) - 1);
 		}
 		snprintf(err, errlen,
-			 "unknown machine \"%s\" (presets: %s; or host, sysfs:DIR, FILE.json)",
+			 "unknown machine \"%s\" (presets: %s; or host, sysfs:DIR, hwloc:FILE.xml, "
+			 "FILE.json)",
 			 spec, names);
 		return -1;
 	}
