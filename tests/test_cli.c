@@ -54,6 +54,27 @@ static void test_bad_input(void **state)
 	      "/tmp/wakesim-cut.xml");
 	expect_usage_error("topo --machine hwloc:/tmp/wakesim-cut.xml",
 			   "/tmp/wakesim-cut.xml: not an hwloc XML topology");
+	/* lscpu files: each fault named by file, line and field. */
+	const char *lscpu_bad[][2] = {
+		{ "0,0,0,0,,0,0,0,0\n", "l.txt:1: a row before the header line" },
+		{ "# CPU,Core,Socket,Node,,L1d,L1i,L2,L3\n0,0,0,0,,0,0,0\n", "l.txt:2: 8 fields, the header names 9" },
+		{ "# CPU,Core,Socket,Node,,L1d,L1i,L2,L3\n0,x,0,0,,0,0,0,0\n", "l.txt:2: field Core: expected a number" },
+		{ "# CPU,Core,Socket,Node,,L1d,L1i,L2,L3\n0,0,0,0,,0,0,0,0\n0,1,0,0,,1,1,1,0\n", "l.txt:3: field CPU: CPU 0 listed twice" },
+		{ "# CPU,Core,Socket,Node,,L1d,L1i,L2,L3\n1,0,0,0,,0,0,0,0\n", "CPU 0 is missing" },
+		{ "# CPU,Node\n0,0\n", "l.txt:1: header: expected columns CPU, Core and Socket" },
+		{ "# CPU,Core,Socket,Node,,L1d,L1i,L2,L3\n0,0,0,99,,0,0,0,0\n", "l.txt:2: field Node: 99" },
+		{ "# just a comment\n", "no CPU rows" },
+	};
+
+	for (size_t i = 0; i < sizeof(lscpu_bad) / sizeof(lscpu_bad[0]); i++) {
+		FILE *f = fopen("/tmp/l.txt", "w");
+
+		assert_non_null(f);
+		fputs(lscpu_bad[i][0], f);
+		fclose(f);
+		expect_usage_error("topo --machine lscpu:/tmp/l.txt", lscpu_bad[i][1]);
+	}
+	expect_usage_error("topo --machine lscpu:", "lscpu: needs a file");
 	expect_usage_error("run --machine sysfs:/nonexistent -- hackbench", "no devices/system/cpu");
 	expect_usage_error("run --machine " HOST " --features NO_SUCH -- hackbench",
 			   "unknown feature \"NO_SUCH\"");

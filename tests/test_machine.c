@@ -211,6 +211,48 @@ static void test_hwloc_xml(void **state)
 	tu_machine_free(p);
 }
 
+/*
+ * lscpu -p=CPU,CORE,SOCKET,NODE,CACHE (issue 8). A machine written by hand
+ * (tests/data/lscpu-2s8c-*.txt): 2 sockets and nodes, 4 cores each, an L2
+ * per pair of cores, an L3 per socket, SMT siblings at CPU + 8. So: 16
+ * CPUs, 8 cores, 4 clusters (the shared L2s), 2 LLCs; CPU 0's core is
+ * {0, 8}, its cluster {0, 1, 8, 9}, its LLC {0-3, 8-11}. util-linux's
+ * current layout (a column per cache) and its older one (caches joined by
+ * colons) give the same. This machine's lscpu equals its sysfs tree.
+ */
+static void test_lscpu(void **state)
+{
+	(void)state;
+	char why[256];
+	struct machine *a = tu_machine("lscpu:tests/data/lscpu-2s8c-new.txt");
+	struct machine *b = tu_machine("lscpu:tests/data/lscpu-2s8c-old.txt");
+
+	assert_int_equal(a->topo.nr_cpus, 16);
+	assert_int_equal(a->topo.nr_cores, 8);
+	assert_int_equal(a->topo.nr_clusters, 4);
+	assert_int_equal(a->topo.nr_llcs, 2);
+	assert_int_equal(a->topo.nr_nodes, 2);
+	assert_int_equal(a->topo.distance[0][1], 20);
+	expect_mask(a, TOPO_CORE, 0, "0,8");
+	expect_mask(a, TOPO_CLUSTER, 0, "0-1,8-9");
+	expect_mask(a, TOPO_LLC, 0, "0-3,8-11");
+	expect_mask(a, TOPO_NODE, 15, "4-7,12-15");
+	if (!topology_equal(&a->topo, &b->topo, true, why, sizeof(why))) {
+		print_error("the two lscpu layouts differ: %s\n", why);
+		fail();
+	}
+	tu_machine_free(a);
+	tu_machine_free(b);
+	a = tu_machine("lscpu:tests/data/host-2cpu.lscpu");
+	b = tu_machine("sysfs:tests/data/host-2cpu-sysfs");
+	if (!topology_equal(&b->topo, &a->topo, true, why, sizeof(why))) {
+		print_error("this machine's lscpu differs from its sysfs tree: %s\n", why);
+		fail();
+	}
+	tu_machine_free(a);
+	tu_machine_free(b);
+}
+
 static void test_host_sysfs_copy(void **state)
 {
 	(void)state;
@@ -352,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_kunpeng920_equals_real_dump),
 		cmocka_unit_test(test_host_sysfs_copy),
 		cmocka_unit_test(test_hwloc_xml),
+		cmocka_unit_test(test_lscpu),
 		cmocka_unit_test(test_bad_machines),
 	};
 

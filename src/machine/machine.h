@@ -143,6 +143,12 @@ int machine_parse_json(const char *text, size_t len, const char *file,
  */
 int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t errlen);
 
+/*
+ * Read `lscpu -p=CPU,CORE,SOCKET,NODE,CACHE` output into m->topo
+ * (machine/lscpu.c). Returns 0, or -1 with "FILE:LINE: field X: why".
+ */
+int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t errlen);
+
 /* Read a sysfs tree rooted at dir into m->topo (and idle states if present). */
 int machine_read_sysfs(const char *dir, struct machine *m, char *err, size_t errlen);
 

@@ -823,6 +823,10 @@ int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 		ret = machine_read_sysfs(spec + 6, m, err, errlen);
 		snprintf(m->name, sizeof(m->name), "%.63s", spec);
 		snprintf(m->cost_profile, sizeof(m->cost_profile), "default, sysfs idle states");
+	} else if (!strncmp(spec, "lscpu:", 6)) {
+		ret = machine_read_lscpu(spec + 6, m, err, errlen);
+		snprintf(m->name, sizeof(m->name), "%.63s", spec);
+		snprintf(m->cost_profile, sizeof(m->cost_profile), "default");
 	} else if (!strncmp(spec, "hwloc:", 6)) {
 		ret = machine_read_hwloc(spec + 6, m, err, errlen);
 		snprintf(m->name, sizeof(m->name), "%.63s", spec);
@@ -843,7 +847,7 @@ int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 		}
 		snprintf(err, errlen,
 			 "unknown machine \"%s\" (presets: %s; or host, sysfs:DIR, hwloc:FILE.xml, "
-			 "FILE.json)",
+			 "lscpu:FILE, FILE.json)",
 			 spec, names);
 		return -1;
 	}
