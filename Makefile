@@ -25,7 +25,7 @@ EXTRA_test_trace := $(shell pkg-config --cflags --libs libtraceevent 2>/dev/null
 OBJ := $(patsubst %.c,build/obj/%.o,$(SRC))
 SAN_OBJ := $(patsubst %.c,build/san/obj/%.o,$(SRC))
 
-.PHONY: all check test san-test clean FORCE
+.PHONY: all check test san-test clean FORCE fuzz
 all: wakesim
 
 wakesim: build/obj/src/cli/main.o $(OBJ)
@@ -69,7 +69,8 @@ build/san/wakesim: build/san/obj/src/cli/main.o $(SAN_OBJ)
 
 san-test: $(SAN_TESTS) build/san/wakesim
 	@set -e; for t in $(SAN_TESTS); do echo "== $$t (asan+ubsan)"; \
-		ASAN_OPTIONS=detect_leaks=1 WAKESIM=build/san/wakesim $$t; done
+		ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp \
+		WAKESIM=build/san/wakesim $$t; done
 
 check: test san-test
 
@@ -77,3 +78,22 @@ clean:
 	rm -rf build wakesim
 
 -include $(shell find build -name '*.d' 2>/dev/null)
+
+# Fuzzing (libFuzzer, clang): every input parser, FUZZ_SECONDS each run.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(SRC))
+
+build/fuzz/obj/%.o: %.c | build/presets_data.c
+	@mkdir -p $(dir $@)
+	@echo "  CC-FUZZ $<"; $(FUZZ_CC) $(filter-out -Werror,$(CFLAGS)) -Wno-unknown-warning-option $(FUZZFLAGS) -c -o $@ $<
+
+build/fuzz/fuzz_inputs: fuzz/fuzz_inputs.c $(FUZZ_OBJ)
+	@echo "  LD-FUZZ $@"; $(FUZZ_CC) $(filter-out -Werror,$(CFLAGS)) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+fuzz: build/fuzz/fuzz_inputs
+	@sh fuzz/seed-corpus.sh build/fuzz/corpus
+	LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp \
+	build/fuzz/fuzz_inputs -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=build/fuzz/ build/fuzz/corpus

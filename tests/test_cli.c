@@ -54,6 +54,11 @@ static void test_bad_input(void **state)
 	      "/tmp/wakesim-cut.xml");
 	expect_usage_error("topo --machine hwloc:/tmp/wakesim-cut.xml",
 			   "/tmp/wakesim-cut.xml: not an hwloc XML topology");
+	/* Found by make fuzz: libhwloc crashes on it, then refuses half-way. */
+	expect_usage_error("topo --machine hwloc:tests/data/hwloc/fuzz-crash.xml",
+			   "fuzz-crash.xml: not an hwloc XML topology: libhwloc failed on it (it crashed)");
+	expect_usage_error("topo --machine hwloc:tests/data/hwloc/fuzz-malformed.xml",
+			   "fuzz-malformed.xml: not an hwloc XML topology");
 	/* lscpu files: each fault named by file, line and field. */
 	const char *lscpu_bad[][2] = {
 		{ "0,0,0,0,,0,0,0,0\n", "l.txt:1: a row before the header line" },
