@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "args.h"
 #include "kern/trace.h"
@@ -98,6 +99,11 @@ static int commit_trace(const char *path, struct ftrace *t, int nr_cpus)
 		}
 		return -1;
 	}
+	/* mkstemp() makes 0600: give the trace the umask's usual mode. */
+	mode_t um = umask(0);
+
+	umask(um);
+	fchmod(fd, 0666 & ~um);
 	trace_write_header(out, t->nr, nr_cpus);
 	rewind(t->f);
 	ok = !ferror(t->f);
