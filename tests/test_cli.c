@@ -80,6 +80,25 @@ static void test_bad_input(void **state)
 		expect_usage_error("topo --machine lscpu:/tmp/l.txt", lscpu_bad[i][1]);
 	}
 	expect_usage_error("topo --machine lscpu:", "lscpu: needs a file");
+	/* Found by a bad-input trial: accepted now (CRLF, BOM), or named better. */
+	assert_int_equal(tu_sh(out, sizeof(out), "printf '\\357\\273\\277# CPU,Core,Socket,Node,,L1d,L1i,"
+			       "L2,L3\\r\\n0,0,0,0,,0,0,0,0\\r\\n1,1,0,0,,1,1,1,0\\r\\n' > /tmp/l.txt && "
+			       "%s topo --machine lscpu:/tmp/l.txt | head -1", tu_wakesim()), 0);
+	assert_non_null(strstr(out, "2 CPUs, 2 cores, 1 LLCs"));
+	{
+		FILE *f = fopen("/tmp/l.txt", "w");
+
+		assert_non_null(f);
+		fputs("# CPU,Core,Socket,Node\n0,99999999999,0,0\n", f);
+		fclose(f);
+		expect_usage_error("topo --machine lscpu:/tmp/l.txt", "l.txt:2: field Core: out of range");
+		f = fopen("/tmp/l.txt", "w");
+		assert_non_null(f);
+		fputs("ab", f);
+		fputc(0, f);
+		fclose(f);
+		expect_usage_error("topo --machine lscpu:/tmp/l.txt", "not a text file (lscpu file expected)");
+	}
 	expect_usage_error("run --machine sysfs:/nonexistent -- hackbench", "no devices/system/cpu");
 	expect_usage_error("run --machine " HOST " --features NO_SUCH -- hackbench",
 			   "unknown feature \"NO_SUCH\"");

@@ -235,11 +235,37 @@ static void test_trace_bad_options(void **state)
 	}
 }
 
+/*
+ * Found by a bad-input trial: --trace replaced a device with a regular
+ * file, ignored a failed write of its events (exit 0, an empty trace), and
+ * stayed behind when -o failed.
+ */
+static void test_trace_outputs(void **state)
+{
+	(void)state;
+	char out[4096];
+	const char *w = tu_wakesim();
+
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine sysfs:tests/data/host-2cpu-sysfs "
+			       "--trace /dev/null -- hackbench -l 5 >/dev/null && test -c /dev/null", w), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "rm -f /tmp/wakesim-big.txt; (trap '' XFSZ; "
+			       "ulimit -f 8; %s run --machine sysfs:tests/data/host-2cpu-sysfs --trace "
+			       "/tmp/wakesim-big.txt -- hackbench -g 1 -l 50 >/dev/null)", w), 1);
+	assert_non_null(strstr(out, "--trace /tmp/wakesim-big.txt: buffering the events failed"));
+	assert_int_equal(tu_sh(out, sizeof(out), "test -e /tmp/wakesim-big.txt"), 1);
+	assert_int_equal(tu_sh(out, sizeof(out), "rm -f /tmp/wakesim-y.txt; %s run --machine "
+			       "sysfs:tests/data/host-2cpu-sysfs -o /proc/version --trace /tmp/wakesim-y.txt "
+			       "--schedstat /tmp/wakesim-s.txt -- hackbench -l 5", w), 1);
+	assert_int_equal(tu_sh(out, sizeof(out), "test -e /tmp/wakesim-y.txt || test -e "
+			       "/tmp/wakesim-s.txt"), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace_formats),
 		cmocka_unit_test(test_trace_bad_options),
+		cmocka_unit_test(test_trace_outputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

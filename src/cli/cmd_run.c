@@ -75,24 +75,58 @@ static int parse_window(const char *arg, u64 *from, u64 *to)
 	return 0;
 }
 
-/*
- * The trace file: the header (it needs the event count, known at the end)
- * then the events, written to a temporary file beside path and renamed,
- * so a reader never sees half a trace.
- */
-static int commit_trace(const char *path, struct ftrace *t, int nr_cpus)
+/* Copy the header and the buffered events to out; false on a write error. */
+static bool write_trace(FILE *out, struct ftrace *t, int nr_cpus)
 {
-	char tmp[4096];
-	int fd;
-	FILE *out;
 	char buf[1 << 16];
 	size_t n;
 	bool ok;
 
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	trace_write_header(out, t->nr, nr_cpus);
+	rewind(t->f);
+	ok = !ferror(t->f);
+	while (ok && (n = fread(buf, 1, sizeof(buf), t->f)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	return !ferror(t->f) && ok;
+}
+
+/*
+ * The trace file: the header (it needs the event count, known at the end)
+ * then the events. A regular file is written beside path and renamed, so
+ * a reader never sees half a trace; a device or FIFO (/dev/null) is
+ * written in place, never replaced. Symlinks are written through.
+ */
+static int commit_trace(const char *path, struct ftrace *t, int nr_cpus)
+{
+	char target[4096], tmp[4200];
+	struct stat st;
+	FILE *out;
+	int fd;
+
+	if (fflush(t->f) || ferror(t->f)) {
+		fprintf(stderr, "wakesim run: --trace %s: buffering the events failed: %s\n", path,
+			strerror(errno ? errno : EIO));
+		return -1;
+	}
+	if (!realpath(path, target))
+		snprintf(target, sizeof(target), "%s", path);
+	if (!stat(target, &st) && !S_ISREG(st.st_mode)) {
+		out = fopen(target, "w");
+		bool ok = out && write_trace(out, t, nr_cpus);
+
+		if (out)
+			ok = (fclose(out) == 0) && ok;
+		if (!ok) {
+			fprintf(stderr, "wakesim run: --trace %s: %s\n", path, strerror(errno ? errno : EIO));
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", target);
 	fd = mkstemp(tmp);
 	if (fd < 0 || !(out = fdopen(fd, "w"))) {
-		fprintf(stderr, "wakesim: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "wakesim run: --trace %s: cannot create a temporary file beside it: %s\n",
+			path, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			unlink(tmp);
@@ -104,19 +138,38 @@ static int commit_trace(const char *path, struct ftrace *t, int nr_cpus)
 
 	umask(um);
 	fchmod(fd, 0666 & ~um);
-	trace_write_header(out, t->nr, nr_cpus);
-	rewind(t->f);
-	ok = !ferror(t->f);
-	while (ok && (n = fread(buf, 1, sizeof(buf), t->f)) > 0)
-		ok = fwrite(buf, 1, n, out) == n;
-	ok = !ferror(t->f) && ok;
+	bool ok = write_trace(out, t, nr_cpus);
+
 	ok = (fclose(out) == 0) && ok;
-	if (!ok || rename(tmp, path)) {
-		fprintf(stderr, "wakesim: %s: %s\n", path, strerror(errno ? errno : EIO));
+	if (!ok || rename(tmp, target)) {
+		fprintf(stderr, "wakesim run: --trace %s: %s\n", path, strerror(errno ? errno : EIO));
 		unlink(tmp);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The events' buffer: an unnamed file beside the trace (not in /tmp,
+ * which may be smaller), so its disk is the one the trace goes to.
+ */
+static FILE *trace_buffer(const char *path)
+{
+	char tmp[4200];
+	const char *slash = strrchr(path, '/');
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%.*s.wakesim-trace-XXXXXX", slash ? (int)(slash - path + 1) : 0,
+		 path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return tmpfile();
+	unlink(tmp);
+	FILE *f = fdopen(fd, "w+");
+
+	if (!f)
+		close(fd);
+	return f;
 }
 
 static void join_args(int argc, char **argv, char *buf, size_t len)
@@ -237,7 +290,7 @@ int cmd_run(int argc, char **argv)
 	}
 	spec.schedstat = sob.f;
 	if (trace_path) {
-		tr.f = tmpfile();
+		tr.f = trace_buffer(trace_path);
 		if (!tr.f) {
 			fprintf(stderr, "wakesim run: a temporary file for --trace: %s\n", strerror(errno));
 			if (rep)
@@ -329,8 +382,15 @@ int cmd_run(int argc, char **argv)
 	int nr_cpus = m.topo.nr_cpus;
 
 	machine_free(&m);
+	/* The main output first: if it fails, no side output is left behind. */
+	if (out_commit(&ob, o.output)) {
+		if (sob.f)
+			out_discard(&sob);
+		if (tr.f)
+			fclose(tr.f);
+		return 1;
+	}
 	if (schedstat_path && out_commit(&sob, schedstat_path)) {
-		out_discard(&ob);
 		if (tr.f)
 			fclose(tr.f);
 		return 1;
@@ -339,10 +399,8 @@ int cmd_run(int argc, char **argv)
 		int bad = commit_trace(trace_path, &tr, nr_cpus);
 
 		fclose(tr.f);
-		if (bad) {
-			out_discard(&ob);
+		if (bad)
 			return 1;
-		}
 	}
-	return out_commit(&ob, o.output) ? 1 : 0;
+	return 0;
 }

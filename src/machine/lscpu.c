@@ -86,16 +86,18 @@ static int parse_header(char *line, struct cols *c)
 	return c->cpu < 0 || c->core < 0 || c->socket < 0 ? -1 : 0;
 }
 
-/* A non-negative id, or -2 for an empty field (allowed where said). */
+/* A non-negative id; -2 for an empty field (allowed where said), -3 out of range. */
 static int id(const char *s, bool empty_ok)
 {
 	char *end;
-	long v;
+	long long v;
 
 	if (!*s)
 		return empty_ok ? -2 : -1;
-	v = strtol(s, &end, 10);
-	return end == s || *end || v < 0 || v > 1000000 ? -1 : (int)v;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end || (*s < '0' || *s > '9'))
+		return -1;
+	return v > 1000000 ? -3 : (int)v;
 }
 
 int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t errlen)
@@ -120,6 +122,13 @@ int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t er
 		if (next)
 			*next++ = '\0';
 		lineno++;
+		/* Files from Windows editors: CRLF line ends, a UTF-8 byte-order mark. */
+		size_t ll = strlen(line);
+
+		if (ll && line[ll - 1] == '\r')
+			line[ll - 1] = '\0';
+		if (lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3))
+			line += 3;
 		if (line[0] == '#') {
 			char *h = line + 1;
 
@@ -150,6 +159,12 @@ int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t er
 		int cpu = id(f[c.cpu], false), core = id(f[c.core], false);
 		int sock = id(f[c.socket], false), node = c.node >= 0 ? id(f[c.node], true) : -2;
 		int l2 = -2, llc = -2;
+		if (cpu == -3 || core == -3 || sock == -3 || node == -3) {
+			snprintf(err, errlen, "%s:%d: field %s: out of range (ids up to 1000000)", file,
+				 lineno, cpu == -3 ? "CPU" : core == -3 ? "Core" : sock == -3 ? "Socket"
+										: "Node");
+			goto out;
+		}
 		const char *bad = cpu < 0 ? "CPU" : core < 0 ? "Core" : sock < 0 ? "Socket"
 				  : node == -1 ? "Node" : NULL;
 
@@ -167,7 +182,7 @@ int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t er
 			l2 = c.l2 >= 0 ? id(f[c.l2], true) : -2;
 			llc = c.llc >= 0 ? id(f[c.llc], true) : -2;
 		}
-		if (!bad && (l2 == -1 || llc == -1))
+		if (!bad && (l2 == -1 || llc == -1 || l2 == -3 || llc == -3))
 			bad = "cache";
 		if (bad) {
 			snprintf(err, errlen, "%s:%d: field %s: expected a number (an id >= 0)", file,

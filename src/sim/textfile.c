@@ -75,7 +75,7 @@ int text_file_read(const char *path, const char *what, char **text, size_t *lenp
 	}
 	buf[len] = '\0';
 	if (strlen(buf) != len) {
-		snprintf(err, errlen, "%s: contains a NUL byte: not a JSON text file", path);
+		snprintf(err, errlen, "%s: contains a NUL byte: not a text file (%s expected)", path, what);
 		free(buf);
 		return -1;
 	}
