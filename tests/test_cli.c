@@ -69,6 +69,9 @@ static void test_bad_input(void **state)
 		{ "# CPU,Node\n0,0\n", "l.txt:1: header: expected columns CPU, Core and Socket" },
 		{ "# CPU,Core,Socket,Node,,L1d,L1i,L2,L3\n0,0,0,99,,0,0,0,0\n", "l.txt:2: field Node: 99" },
 		{ "# just a comment\n", "no CPU rows" },
+		/* Found by a bad-input trial: accepted, with domains crossing packages. */
+		{ "# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0,1\n2,2,1,0\n3,3,1,1\n",
+		  "packages and NUMA nodes do not nest: CPUs 0 and 1 share a package but not a node" },
 	};
 
 	for (size_t i = 0; i < sizeof(lscpu_bad) / sizeof(lscpu_bad[0]); i++) {

@@ -141,6 +141,29 @@ int topology_finalize(struct topology *t, char *err, size_t errlen)
 	    check_nested(t, TOPO_LLC, TOPO_PACKAGE, err, errlen) ||
 	    check_nested(t, TOPO_CORE, TOPO_NODE, err, errlen))
 		return -1;
+	/*
+	 * Nodes within packages (SNC, NPS2/4) or packages within nodes (one
+	 * node for all) are machines; a package split over nodes that also
+	 * hold other packages' CPUs is not, and its domains would cross.
+	 */
+	int split_pkg = -1, mixed_node = -1;
+
+	for (int a = 0; a < t->nr_cpus; a++)
+		for (int b = a + 1; b < t->nr_cpus; b++) {
+			const struct cpu_topo *x = &t->cpu[a], *y = &t->cpu[b];
+
+			if (x->package == y->package && x->node != y->node && split_pkg < 0)
+				split_pkg = a * WS_MAX_CPUS + b;
+			if (x->node == y->node && x->package != y->package && mixed_node < 0)
+				mixed_node = a * WS_MAX_CPUS + b;
+		}
+	if (split_pkg >= 0 && mixed_node >= 0) {
+		snprintf(err, errlen, "packages and NUMA nodes do not nest: CPUs %d and %d share a "
+			 "package but not a node, CPUs %d and %d a node but not a package",
+			 split_pkg / WS_MAX_CPUS, split_pkg % WS_MAX_CPUS, mixed_node / WS_MAX_CPUS,
+			 mixed_node % WS_MAX_CPUS);
+		return -1;
+	}
 
 	int count[WS_MAX_CPUS] = { 0 };
 
