@@ -12,10 +12,9 @@ static bool on(const struct sim *sim)
 	return t && sim->now >= t->from_ns && sim->now < t->to_ns;
 }
 
-/* The line's start: the task running on cpu, the CPU, flags and time. */
-static void lead(struct sim *sim, int cpu)
+/* The line's start: curr (the task running on cpu; NULL: idle), the CPU, flags and time. */
+static void lead(struct sim *sim, int cpu, const struct task_struct *curr)
 {
-	const struct task_struct *curr = cpu >= 0 ? sim->rq[cpu].curr : NULL;
 	char who[40];
 
 	if (curr)
@@ -27,7 +26,7 @@ static void lead(struct sim *sim, int cpu)
 	int comm_len = (int)(dash - who);
 
 	fprintf(sim->trace->f, "%*.*s-%-7s [%03d] d..2. %5llu.%06llu: ", 16, comm_len, who,
-		dash + 1, cpu < 0 ? 0 : cpu, (unsigned long long)(sim->now / 1000000000ULL),
+		dash + 1, cpu, (unsigned long long)(sim->now / 1000000000ULL),
 		(unsigned long long)(sim->now / 1000 % 1000000));
 	sim->trace->nr++;
 }
@@ -59,11 +58,7 @@ void trace_sched_switch(struct sim *sim, int cpu, const struct task_struct *prev
 		return;
 	snprintf(idle, sizeof(idle), "swapper/%d", cpu);
 	/* The line belongs to prev: it is the one running when it is written. */
-	const struct task_struct *save = sim->rq[cpu].curr;
-
-	sim->rq[cpu].curr = (struct task_struct *)prev;
-	lead(sim, cpu);
-	sim->rq[cpu].curr = (struct task_struct *)save;
+	lead(sim, cpu, prev);
 	fprintf(sim->trace->f, "sched_switch: prev_comm=%s prev_pid=%d prev_prio=120 "
 		"prev_state=%s ==> next_comm=%s next_pid=%d next_prio=120\n",
 		prev ? prev->comm : idle, prev ? prev->pid : 0, state_str(prev),
@@ -74,7 +69,9 @@ void trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int target
 {
 	if (!on(sim))
 		return;
-	lead(sim, sim->this_cpu >= 0 ? sim->this_cpu : target_cpu);
+	int cpu = sim->this_cpu >= 0 ? sim->this_cpu : target_cpu;
+
+	lead(sim, cpu, sim->rq[cpu].curr);
 	fprintf(sim->trace->f, "%s: comm=%s pid=%d prio=120 target_cpu=%03d\n",
 		new ? "sched_wakeup_new" : "sched_wakeup", p->comm, p->pid, target_cpu);
 }
@@ -83,7 +80,9 @@ void trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int 
 {
 	if (!on(sim))
 		return;
-	lead(sim, sim->this_cpu >= 0 ? sim->this_cpu : dest);
+	int cpu = sim->this_cpu >= 0 ? sim->this_cpu : dest;
+
+	lead(sim, cpu, sim->rq[cpu].curr);
 	fprintf(sim->trace->f, "sched_migrate_task: comm=%s pid=%d prio=120 orig_cpu=%d "
 		"dest_cpu=%d\n", p->comm, p->pid, orig, dest);
 }
@@ -101,7 +100,7 @@ void trace_sched_process_exit(struct sim *sim, const struct task_struct *p)
 		if (t != p && t->mm_id == p->mm_id && t->__state != TASK_DEAD)
 			group_dead = false;
 	}
-	lead(sim, task_cpu(p));
+	lead(sim, task_cpu(p), p);
 	fprintf(sim->trace->f, "sched_process_exit: comm=%s pid=%d prio=120 group_dead=%s\n",
 		p->comm, p->pid, group_dead ? "true" : "false");
 }
