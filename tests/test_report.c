@@ -152,6 +152,16 @@ static void test_csv_and_json(void **state)
 		lines += *c == '\n';
 	assert_int_equal(lines, 1 + 2 * 3);
 	free(csv);
+	/* One run each: the first values, 10 against 8 (20% better); no spread, no test. */
+	for (int i = 0; i < 6; i++)
+		cells[i].n = 1;
+	cmp_table_stats(&t);
+	csv = render(&t, cmp_print_csv);
+	assert_non_null(strstr(csv, "\ng=1,b,\"NO_SIS_UTIL,IDLE_DELAY\",1,Amean,8,,,8,8,20,,,"));
+	free(csv);
+	for (int i = 0; i < 6; i++)
+		cells[i].n = 3;
+	cmp_table_stats(&t);
 
 	json_object *j = cmp_json(&t), *rows, *row, *side, *v;
 

@@ -328,10 +328,16 @@ void cmp_print_csv(const struct cmp_table *t, FILE *f)
 			csv_field(f, t->side_name[s]);
 			fputc(',', f);
 			csv_field(f, t->side_features[s]);
-			fprintf(f, ",%d,%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%s", c->n,
-				t->higher_is_better ? "Hmean" : "Amean", c->s.mean, c->s.stddev,
-				c->coeffvar, c->s.min, c->s.max, c->change_pct, c->p_value,
-				c->significant ? "true" : "false");
+			/* One run has no spread and no test: empty, not a made-up 0 or 1. */
+			if (c->n > 1)
+				fprintf(f, ",%d,%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%s", c->n,
+					t->higher_is_better ? "Hmean" : "Amean", c->s.mean, c->s.stddev,
+					c->coeffvar, c->s.min, c->s.max, c->change_pct, c->p_value,
+					c->significant ? "true" : "false");
+			else
+				fprintf(f, ",%d,%s,%.10g,,,%.10g,%.10g,%.10g,,", c->n,
+					t->higher_is_better ? "Hmean" : "Amean", c->s.mean, c->s.min,
+					c->s.max, c->change_pct);
 			for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++)
 				if (metric_defs[d].diagnostic)
 					fprintf(f, ",%.10g", c->metric[d]);
@@ -385,8 +391,10 @@ json_object *cmp_json(const struct cmp_table *t)
 
 			json_object_object_add(o, "name", json_object_new_string(t->side_name[s]));
 			json_object_object_add(o, "mean", json_object_new_double(c->s.mean));
-			json_object_object_add(o, "stddev", json_object_new_double(c->s.stddev));
-			json_object_object_add(o, "coeffvar", json_object_new_double(c->coeffvar));
+			bool spread = c->n > 1; /* one run: no spread, no test (null) */
+
+			json_object_object_add(o, "stddev", spread ? json_object_new_double(c->s.stddev) : NULL);
+			json_object_object_add(o, "coeffvar", spread ? json_object_new_double(c->coeffvar) : NULL);
 			json_object_object_add(o, "min", json_object_new_double(c->s.min));
 			json_object_object_add(o, "max", json_object_new_double(c->s.max));
 			for (int r = 0; r < c->n; r++)
@@ -404,7 +412,7 @@ json_object *cmp_json(const struct cmp_table *t)
 			json_object_object_add(dg, "idle_exits", ie);
 			json_object_object_add(o, "metrics", dg);
 			json_object_object_add(o, "change_pct", json_object_new_double(c->change_pct));
-			json_object_object_add(o, "p_value", json_object_new_double(c->p_value));
+			json_object_object_add(o, "p_value", spread ? json_object_new_double(c->p_value) : NULL);
 			json_object_object_add(o, "significant", json_object_new_boolean(c->significant));
 			json_object_array_add(cells, o);
 		}
