@@ -474,14 +474,14 @@ int cmd_compare(int argc, char **argv)
 			metrics_view(&out[sp * runs + r].met, ncpu_allowed, &one);
 			for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++)
 				cl->metric[d] += one.v[d] / runs;
-			for (int i = 0; i < m.nr_idle_states && i < WS_MAX_IDLE_STATES; i++)
+			for (int i = 0; i < m.nr_idle_states; i++)
 				cl->idle_exits[i] += one.idle_exits[i] / runs;
 		}
 	}
 	char state_key[WS_MAX_IDLE_STATES][24];
 	const char *state_ptr[WS_MAX_IDLE_STATES];
 
-	for (int i = 0; i < m.nr_idle_states && i < WS_MAX_IDLE_STATES; i++) {
+	for (int i = 0; i < m.nr_idle_states; i++) {
 		metrics_state_key(m.idle[i].name, state_key[i], sizeof(state_key[i]));
 		state_ptr[i] = state_key[i];
 	}
@@ -506,8 +506,7 @@ int cmd_compare(int argc, char **argv)
 		.side_name = side_name,
 		.side_features = feat_ptr,
 		.load = load_names,
-		.nr_idle_states = m.nr_idle_states < WS_MAX_IDLE_STATES ? m.nr_idle_states
-									: WS_MAX_IDLE_STATES,
+		.nr_idle_states = m.nr_idle_states,
 		.idle_state = state_ptr,
 		.cell = cells,
 	};

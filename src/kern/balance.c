@@ -375,7 +375,8 @@ static bool can_migrate_task(struct sim *sim, struct task_struct *p, struct lb_e
 		return true;
 	if (env->sd->nr_balance_failed <= env->sd->cache_nice_tries)
 		return false;
-	env->sd->lb_hot_gained[env->idle]++; /* hot, moved after failures */
+	/* hot, moved after failures: can_migrate_task()'s lb_hot_gained (fair.c, v6.12) */
+	env->sd->lb_hot_gained[env->idle]++;
 	return true;
 }
 
@@ -447,6 +448,7 @@ int sched_balance_rq(struct sim *sim, int dst_cpu, struct sched_domain *sd,
 
 	if (!should_we_balance(sim, &env))
 		return 0;
+	/* schedstats where sched_balance_rq() (fair.c, v6.12) counts them */
 	sd->lb_count[idle]++;
 	busiest = find_busiest_group(sim, &env);
 	if (!busiest) {

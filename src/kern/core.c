@@ -326,7 +326,8 @@ static int select_task_rq(struct sim *sim, struct task_struct *p, int prev_cpu, 
 }
 
 /*
- * ttwu_stat() (core.c): counted by the waker's CPU; cpu is where p runs.
+ * ttwu_stat() (kernel/sched/core.c, v6.12): counted by the waker's CPU;
+ * cpu is where p runs.
  * A wake-up from the workload's clock (no CPU) is not counted.
  */
 static void ttwu_stat(struct sim *sim, int this_cpu, int cpu)

@@ -266,10 +266,10 @@ struct rq {
 	u64 next_balance;		/* ns */
 	unsigned long nr_switches;
 	/* schedstats: __schedule() calls, of which picked idle; wake-ups done
-	 * from this CPU, of which onto it; tasks' waits here (ns), switches in */
+	 * from this CPU, of which onto it; tasks' waits here (ns). pcount is
+	 * nr_switches. */
 	unsigned int sched_count, sched_goidle, ttwu_count, ttwu_local;
 	u64 rq_run_delay;
-	unsigned long rq_pcount;
 
 	struct cacheline line;		/* curr, nr_running, ttwu_pending: read by idle checks */
 

@@ -5,11 +5,10 @@
 
 #include <string.h>
 
+/* sim->trace is set (the wrappers checked): is now in its window? */
 static bool on(const struct sim *sim)
 {
-	const struct ftrace *t = sim->trace;
-
-	return t && sim->now >= t->from_ns && sim->now < t->to_ns;
+	return sim->now >= sim->trace->from_ns && sim->now < sim->trace->to_ns;
 }
 
 /* The line's start: curr (the task running on cpu; NULL: idle), the CPU, flags and time. */
@@ -49,8 +48,8 @@ static const char *state_str(const struct task_struct *p)
 	}
 }
 
-void trace_sched_switch(struct sim *sim, int cpu, const struct task_struct *prev,
-			const struct task_struct *next)
+void __trace_sched_switch(struct sim *sim, int cpu, const struct task_struct *prev,
+			  const struct task_struct *next)
 {
 	char idle[16];
 
@@ -65,7 +64,7 @@ void trace_sched_switch(struct sim *sim, int cpu, const struct task_struct *prev
 		next ? next->comm : idle, next ? next->pid : 0);
 }
 
-void trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int target_cpu, bool new)
+void __trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int target_cpu, bool new)
 {
 	if (!on(sim))
 		return;
@@ -76,7 +75,7 @@ void trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int target
 		new ? "sched_wakeup_new" : "sched_wakeup", p->comm, p->pid, target_cpu);
 }
 
-void trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig, int dest)
+void __trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig, int dest)
 {
 	if (!on(sim))
 		return;
@@ -87,7 +86,7 @@ void trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int 
 		"dest_cpu=%d\n", p->comm, p->pid, orig, dest);
 }
 
-void trace_sched_process_exit(struct sim *sim, const struct task_struct *p)
+void __trace_sched_process_exit(struct sim *sim, const struct task_struct *p)
 {
 	bool group_dead = true;
 

@@ -24,12 +24,44 @@ struct ftrace {
 	u64 nr;			/* events written */
 };
 
-/* The events, written when sim->trace is set and now is in its window. */
-void trace_sched_switch(struct sim *sim, int cpu, const struct task_struct *prev,
-			const struct task_struct *next);
-void trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int target_cpu, bool new);
-void trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig, int dest);
-void trace_sched_process_exit(struct sim *sim, const struct task_struct *p);
+/* Writers of the events, when now is in the window (call through the wrappers). */
+void __trace_sched_switch(struct sim *sim, int cpu, const struct task_struct *prev,
+			  const struct task_struct *next);
+void __trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int target_cpu, bool new);
+void __trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig, int dest);
+void __trace_sched_process_exit(struct sim *sim, const struct task_struct *p);
+
+/*
+ * The tracepoints. They sit on the per-switch and per-wake-up paths: when
+ * tracing is off (sim->trace NULL), they cost one test, inline, as a
+ * static key does in the kernel.
+ */
+static inline void trace_sched_switch(struct sim *sim, int cpu, const struct task_struct *prev,
+				      const struct task_struct *next)
+{
+	if (sim->trace)
+		__trace_sched_switch(sim, cpu, prev, next);
+}
+
+static inline void trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int target_cpu,
+				      bool new)
+{
+	if (sim->trace)
+		__trace_sched_wakeup(sim, p, target_cpu, new);
+}
+
+static inline void trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig,
+					    int dest)
+{
+	if (sim->trace)
+		__trace_sched_migrate_task(sim, p, orig, dest);
+}
+
+static inline void trace_sched_process_exit(struct sim *sim, const struct task_struct *p)
+{
+	if (sim->trace)
+		__trace_sched_process_exit(sim, p);
+}
 
 /*
  * The header /sys/kernel/tracing/trace starts with: the tracer, the event

@@ -146,7 +146,7 @@ static int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_str
 		target = wake_affine_weight(sim, sd, p, this_cpu, prev_cpu, sync);
 	if (target != this_cpu)
 		return prev_cpu;
-	sd->ttwu_move_affine++;
+	sd->ttwu_move_affine++; /* wake_affine()'s schedstat (fair.c, v6.12) */
 	return this_cpu;
 }
 

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "machine.h"
+#include "sim/fdio.h"
 #include "sim/textfile.h"
 
 /* The outermost cache above pu (the LLC), or NULL. */
@@ -198,23 +199,6 @@ struct hwloc_result {
 	struct topology topo;
 };
 
-static int io_all(int fd, void *buf, size_t len, bool writing)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = writing ? write(fd, p, len) : read(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t errlen)
 {
 	struct hwloc_result *r = calloc(1, sizeof(*r));
@@ -254,10 +238,10 @@ int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t er
 		r->l2_bytes = m->l2_bytes;
 		r->llc_bytes = m->llc_bytes;
 		snprintf(r->description, sizeof(r->description), "%s", m->description);
-		_exit(io_all(fds[1], r, sizeof(*r), true) ? 1 : 0);
+		_exit(write_all(fds[1], r, sizeof(*r)) ? 1 : 0);
 	}
 	close(fds[1]);
-	int got = io_all(fds[0], r, sizeof(*r), false);
+	int got = read_all(fds[0], r, sizeof(*r));
 
 	close(fds[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)

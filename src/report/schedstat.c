@@ -25,7 +25,7 @@ void schedstat_write(struct sim *sim, FILE *f)
 		fprintf(f, "cpu%d 0 0 %u %u %u %u %llu %llu %lu\n", cpu, rq->sched_count,
 			rq->sched_goidle, rq->ttwu_count, rq->ttwu_local,
 			(unsigned long long)rq->busy_ns, (unsigned long long)rq->rq_run_delay,
-			rq->rq_pcount);
+			rq->nr_switches);
 		for_each_domain(sim, cpu, sd) {
 			fprintf(f, "domain%d %s", n++,
 				cpumask_print_bitmap(&sd->span, sim->nr_cpus, span, sizeof(span)));
