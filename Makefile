@@ -2,7 +2,7 @@
 # cmocka tests, then the same tests under AddressSanitizer and UBSan.
 
 CC ?= cc
-PKGS := json-c gsl hwloc
+PKGS := json-c gsl hwloc libtracecmd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-format-truncation
@@ -94,6 +94,6 @@ build/fuzz/fuzz_inputs: fuzz/fuzz_inputs.c $(FUZZ_OBJ)
 
 fuzz: build/fuzz/fuzz_inputs
 	@sh fuzz/seed-corpus.sh build/fuzz/corpus
-	LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp ASAN_OPTIONS=allocator_may_return_null=1 \
 	build/fuzz/fuzz_inputs -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 		-artifact_prefix=build/fuzz/ build/fuzz/corpus

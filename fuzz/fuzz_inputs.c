@@ -1,9 +1,11 @@
 /*
  * fuzz_inputs.c - libFuzzer targets for wakesim's input parsers (`make
  * fuzz`). The first byte picks the parser, the rest is the file it reads:
- * a machine JSON, an lscpu -p file, an hwloc XML, a cost profile or an
- * rt-app JSON. Every input must give either a machine/workload or an error
- * message; a crash, a sanitizer report or a hang is a bug.
+ * a machine JSON, an lscpu -p file, an hwloc XML, a cost profile, an
+ * rt-app JSON, or a scheduler trace (perf script or ftrace text, or a
+ * trace.dat, then derived into a replay plan). Every input must give
+ * either a machine/workload or an error message; a crash, a sanitizer
+ * report or a hang is a bug.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "machine/machine.h"
+#include "trace/derive.h"
 #include "workload/workload.h"
 
 static char path[64];
@@ -40,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1 || write_input(data + 1, size - 1))
 		return 0;
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
 	case 0:
 		snprintf(spec, sizeof(spec), "%s", path);
 		break;
@@ -63,6 +66,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (wl)
 			wl->ops->free(wl);
+		return 0;
+	}
+	case 5: {
+		struct sched_trace tr = { 0 };
+		struct replay_plan plan;
+
+		if (sched_trace_read(path, &tr, err, sizeof(err)))
+			return 0;
+		if (!replay_derive(&tr, NULL, &plan, err, sizeof(err)))
+			replay_plan_free(&plan);
+		sched_trace_free(&tr);
 		return 0;
 	}
 	}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Seed the fuzzer's corpus with the real inputs of tests/data: the first
 # byte picks the parser (0 machine JSON, 1 lscpu, 2 hwloc XML, 3 cost
-# profile, 4 rt-app JSON), as fuzz/fuzz_inputs.c reads it.
+# profile, 4 rt-app JSON, 5 scheduler trace), as fuzz/fuzz_inputs.c reads it.
 set -eu
 dir=$1
 mkdir -p "$dir"
@@ -14,3 +14,4 @@ for f in tests/data/*lscpu* tests/data/lscpu-*.txt; do seed 1 "$f"; done
 for f in tests/data/hwloc/*.xml; do seed 2 "$f"; done
 for f in costs/*.json; do seed 3 "$f"; done
 for f in examples/rt-app/*.json tests/data/rtapp/*.json; do seed 4 "$f"; done
+for f in tests/data/traces/*; do seed 5 "$f"; done

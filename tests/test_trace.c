@@ -13,8 +13,9 @@
 
 #include <event-parse.h>
 
-static const char *const events[] = { "sched_switch", "sched_wakeup", "sched_wakeup_new",
-				      "sched_migrate_task", "sched_process_exit" };
+static const char *const events[] = { "sched_switch", "sched_waking", "sched_wakeup",
+				      "sched_wakeup_new", "sched_migrate_task", "sched_process_fork",
+				      "sched_process_exit" };
 
 static struct tep_handle *load_formats(void)
 {
@@ -92,7 +93,12 @@ static char *reprint(struct tep_handle *tep, const char *name, int pid, int cpu,
 			continue; /* "==>" */
 		*eq = '\0';
 		const char *val = eq + 1;
-		struct tep_format_field *f = tep_find_field(ev, tok);
+		/* sched_process_fork prints its parent_* fields as comm= and pid=. */
+		const char *key = tok;
+
+		if (!strcmp(name, "sched_process_fork") && (!strcmp(tok, "comm") || !strcmp(tok, "pid")))
+			key = !strcmp(tok, "comm") ? "parent_comm" : "parent_pid";
+		struct tep_format_field *f = tep_find_field(ev, key);
 
 		if (!f) {
 			print_error("%s has no field %s\n", name, tok);
@@ -233,6 +239,10 @@ static void test_trace_bad_options(void **state)
 			fail();
 		}
 	}
+	/* A window after the run's end: an empty trace, and a warning saying why. */
+	assert_int_equal(tu_sh(out, sizeof(out), "{ %s run --machine sysfs:tests/data/host-2cpu-sysfs "
+			       "--trace /dev/null --trace-window 100:101 -- hackbench -l 5 >/dev/null; }", w), 0);
+	assert_non_null(strstr(out, "warning: --trace-window starts at 100.000000 s, after the run"));
 }
 
 /*

@@ -5,8 +5,10 @@ set -eu
 # dbench: tbench's load file, /usr/share/dbench/client.txt. jq: bench/ and the
 # tests of result files; time: bench/; gnuplot-nox: compare --plot;
 # libtraceevent-dev: the test that reads --trace back; libhwloc-dev:
-# --machine hwloc:FILE.
-pkgs="gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench jq time gnuplot-nox libtraceevent-dev libhwloc-dev"
+# --machine hwloc:FILE; libtracecmd-dev (and libtracefs-dev, which its
+# pkg-config file needs): replay of trace-cmd's trace.dat; python3: a test
+# that corrupts a trace.dat.
+pkgs="gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench jq time gnuplot-nox libtraceevent-dev libhwloc-dev libtracecmd-dev libtracefs-dev python3"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

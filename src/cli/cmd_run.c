@@ -32,9 +32,10 @@ static const char run_usage[] =
 	"work-conservation checker counts (default 1ms; e.g. 500us).\n"
 	"--schedstat FILE: also write the run's counters as /proc/schedstat shows\n"
 	"them (version 15, or 16 on mainline), for tools that diff schedstat.\n"
-	"--trace FILE: write the sched events (switch, wakeup, wakeup_new,\n"
-	"migrate_task, process_exit) as ftrace text, as /sys/kernel/tracing/trace\n"
-	"shows them; --trace-window FROM:TO (seconds of simulated time, e.g.\n"
+	"--trace FILE: write the sched events (switch, waking, wakeup, wakeup_new,\n"
+	"migrate_task, process_fork, process_exit) as ftrace text, as\n"
+	"/sys/kernel/tracing/trace shows them (wakesim replay reads it back);\n"
+	"--trace-window FROM:TO (seconds of simulated time, e.g.\n"
 	"0.1:0.2) keeps only those in [FROM, TO).\n"
 	"On a terminal, the progress shows on stderr unless --quiet.\n";
 
@@ -395,6 +396,10 @@ int cmd_run(int argc, char **argv)
 			fclose(tr.f);
 		return 1;
 	}
+	if (trace_path && !tr.nr && tr.from_ns >= res.met.elapsed_ns)
+		fprintf(stderr, "wakesim run: warning: --trace-window starts at %.6f s, after the run "
+			"ended (%.6f s simulated): the trace has no events\n", (double)tr.from_ns / 1e9,
+			(double)res.met.elapsed_ns / 1e9);
 	if (trace_path) {
 		int bad = commit_trace(trace_path, &tr, nr_cpus);
 

@@ -18,5 +18,6 @@ int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_rerun(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif

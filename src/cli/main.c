@@ -32,9 +32,12 @@ static const char usage[] =
 	"  wakesim workloads [NAME]                     workloads and their flags\n"
 	"  wakesim calibrate [--quick] [-o FILE]        measure this machine: a cost profile\n"
 	"  wakesim rerun RESULT.json [-o FILE]          run again what made a --json result\n"
+	"  wakesim replay TRACE [--comm GLOB] [RUN OPTIONS]  a recorded trace (perf sched record,\n"
+	"                                               trace-cmd, ftrace) replayed on M\n"
 	"\n"
 	"Machines: a preset name, host (this machine's /sys), sysfs:DIR (a copied\n"
-	"/sys tree) or a machine JSON file. FEATURES use debugfs syntax:\n"
+	"/sys tree), hwloc:FILE.xml (lstopo --of xml), lscpu:FILE (lscpu -p=CPU,CORE,\n"
+	"SOCKET,NODE,CACHE) or a machine JSON file. FEATURES use debugfs syntax:\n"
 	"SIS_SHORT,NO_SIS_UTIL; \"default\" keeps the kernel profile's. K: v5.12, v6.4,\n"
 	"v6.6 or mainline (the default). WORKLOAD: a benchmark\n"
 	"with its own tool's flags, e.g. -- hackbench -g 4 -l 1000 --pipe --threads,\n"
@@ -231,6 +234,8 @@ int main(int argc, char **argv)
 		return cmd_workloads(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "rerun"))
 		return cmd_rerun(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "replay"))
+		return cmd_replay(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "calibrate"))
 		return cmd_calibrate(argc - 1, argv + 1);
 	fprintf(stderr, "wakesim: unknown command \"%s\" (see wakesim --help)\n", argv[1]);

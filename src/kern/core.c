@@ -360,6 +360,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	if (p->__state == TASK_RUNNING || p->__state == TASK_WAKING ||
 	    p->__state == TASK_DEAD || p->__state == TASK_NEW)
 		return 0;
+	trace_sched_waking(sim, p);
 	charge(sim, k->ttwu_ns);
 	if (p->se.on_rq) {
 		/* ttwu_runnable(): still queued (it had not finished blocking). */
@@ -415,6 +416,8 @@ void wake_up_new_task(struct sim *sim, struct task_struct *p)
 	struct rq *rq;
 	int cpu;
 
+	if (p->parent)
+		trace_sched_process_fork(sim, p->parent, p);
 	if (sched_cfs(sim))
 		cfs_task_fork(sim, p); /* sched_fork(), on the parent's CPU */
 	p->__state = TASK_RUNNING;

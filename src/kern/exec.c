@@ -229,6 +229,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		sim->met.cold_ns += cold;
 		next->last_ran_cpu = cpu;
 		next->pcount++;
+		next->last_switch_in = sim->now;
 		if (next->runnable_since) {
 			hist_add(&sim->met.run_delay, sim->now - next->runnable_since);
 			next->run_delay += sim->now - next->runnable_since;

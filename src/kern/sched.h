@@ -190,6 +190,7 @@ struct task_struct {
 	 * (ns) and times it was switched in */
 	u64 run_delay;
 	u64 pcount;
+	u64 last_switch_in;	/* ns it was last switched in */
 	struct task_struct *parent;
 };
 

@@ -65,7 +65,9 @@ void timer_handle(struct sim *sim, struct sim_timer *t)
 	if (cpu < 0) {
 		sim->this_cpu = -1;
 		sim->kcost_ns = 0;
+		sim->in_irq = true;
 		t->fn(sim, t);
+		sim->in_irq = false;
 		sim->kcost_ns = 0;
 		return;
 	}
@@ -83,7 +85,9 @@ void timer_handle(struct sim *sim, struct sim_timer *t)
 	sim->this_cpu = cpu;
 	sim->kcost_ns = 0;
 	cpu_sync(sim, rq);
+	sim->in_irq = true;
 	t->fn(sim, t);
+	sim->in_irq = false;
 	exec_irq_done(sim, rq);
 }
 
@@ -94,7 +98,9 @@ void timer_run_expired(struct sim *sim, struct rq *rq)
 
 		rq->expired = t->next;
 		t->next = NULL;
+		sim->in_irq = true;
 		t->fn(sim, t);
+		sim->in_irq = false;
 	}
 }
 
@@ -103,11 +109,16 @@ static void sleep_timer_fn(struct sim *sim, struct sim_timer *t)
 	try_to_wake_up(sim, t->data, 0);
 }
 
-void task_sleep_until(struct sim *sim, struct task_struct *p, u64 when_ns)
+void task_sleep_exact(struct sim *sim, struct task_struct *p, u64 when_ns)
 {
 	if (!p->sleep_timer.fn)
 		timer_init(&p->sleep_timer, sleep_timer_fn, p);
 	p->__state = TASK_INTERRUPTIBLE;
-	timer_arm(sim, &p->sleep_timer, sim->this_cpu, when_ns + sim->tun->timer_slack_ns);
+	timer_arm(sim, &p->sleep_timer, sim->this_cpu, when_ns);
+}
+
+void task_sleep_until(struct sim *sim, struct task_struct *p, u64 when_ns)
+{
+	task_sleep_exact(sim, p, when_ns + sim->tun->timer_slack_ns);
 }
 

@@ -37,5 +37,10 @@ void timer_run_expired(struct sim *sim, struct rq *rq);
  * STEP_BLOCK. Wakes with try_to_wake_up() from the timer's CPU.
  */
 void task_sleep_until(struct sim *sim, struct task_struct *p, u64 when_ns);
+/*
+ * The same without the slack: a wake-up at when_ns exactly, for a sleep
+ * whose length was measured (a recorded trace's, slack included).
+ */
+void task_sleep_exact(struct sim *sim, struct task_struct *p, u64 when_ns);
 
 #endif

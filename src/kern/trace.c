@@ -11,9 +11,15 @@ static bool on(const struct sim *sim)
 	return sim->now >= sim->trace->from_ns && sim->now < sim->trace->to_ns;
 }
 
-/* The line's start: curr (the task running on cpu; NULL: idle), the CPU, flags and time. */
+/*
+ * The line's start: curr (the task running on cpu; NULL: idle), the CPU,
+ * the context flags and the time. A timer's callback runs in hardirq
+ * context: "d.h2.", the 'h' an importer reads as "the task shown did not
+ * do this".
+ */
 static void lead(struct sim *sim, int cpu, const struct task_struct *curr)
 {
+	const char *flags = sim->in_irq ? "d.h2." : "d..2.";
 	char who[40];
 
 	if (curr)
@@ -24,9 +30,11 @@ static void lead(struct sim *sim, int cpu, const struct task_struct *curr)
 	const char *dash = strrchr(who, '-');
 	int comm_len = (int)(dash - who);
 
-	fprintf(sim->trace->f, "%*.*s-%-7s [%03d] d..2. %5llu.%06llu: ", 16, comm_len, who,
-		dash + 1, cpu, (unsigned long long)(sim->now / 1000000000ULL),
-		(unsigned long long)(sim->now / 1000 % 1000000));
+	/* ns2usecs() of kernel/trace/trace.h: microseconds rounded to nearest. */
+	unsigned long long us = (sim->now + 500) / 1000;
+
+	fprintf(sim->trace->f, "%*.*s-%-7s [%03d] %s %5llu.%06llu: ", 16, comm_len, who,
+		dash + 1, cpu, flags, us / 1000000, us % 1000000);
 	sim->trace->nr++;
 }
 
@@ -73,6 +81,30 @@ void __trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int targ
 	lead(sim, cpu, sim->rq[cpu].curr);
 	fprintf(sim->trace->f, "%s: comm=%s pid=%d prio=120 target_cpu=%03d\n",
 		new ? "sched_wakeup_new" : "sched_wakeup", p->comm, p->pid, target_cpu);
+}
+
+void __trace_sched_waking(struct sim *sim, const struct task_struct *p)
+{
+	if (!on(sim))
+		return;
+	/* The waker's context: its CPU, or the wakee's for a timer. */
+	int cpu = sim->this_cpu >= 0 ? sim->this_cpu : task_cpu(p);
+
+	lead(sim, cpu, sim->rq[cpu].curr);
+	fprintf(sim->trace->f, "sched_waking: comm=%s pid=%d prio=120 target_cpu=%03d\n", p->comm,
+		p->pid, task_cpu(p));
+}
+
+void __trace_sched_process_fork(struct sim *sim, const struct task_struct *parent,
+				const struct task_struct *child)
+{
+	if (!on(sim))
+		return;
+	int cpu = sim->this_cpu >= 0 ? sim->this_cpu : task_cpu(parent);
+
+	lead(sim, cpu, sim->rq[cpu].curr);
+	fprintf(sim->trace->f, "sched_process_fork: comm=%s pid=%d child_comm=%s child_pid=%d\n",
+		parent->comm, parent->pid, child->comm, child->pid);
 }
 
 void __trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig, int dest)

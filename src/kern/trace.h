@@ -1,14 +1,16 @@
 /*
  * trace.h - the sched tracepoints, written as ftrace text (the format of
  * /sys/kernel/tracing/trace, which trace-cmd users and Perfetto's systrace
- * importer read): sched_switch, sched_wakeup, sched_wakeup_new,
- * sched_migrate_task and sched_process_exit, each with the print format of
+ * importer read): sched_switch, sched_waking, sched_wakeup,
+ * sched_wakeup_new, sched_migrate_task, sched_process_fork and
+ * sched_process_exit, each with the print format of
  * include/trace/events/sched.h (as its tracefs format file shows it on
  * Linux 6.18). Lines are
  *   "<comm>-<pid> [<cpu>] <flags> <sec>.<usec>: <event>: <fields>",
  * current being the task running on that CPU ("<idle>-0" when none), at
  * the simulated time. Simplifications: the flags column is "d..2." for
- * every event (the context flags are not modelled), every task has prio
+ * every event, or "d.h2." (hardirq) for one in a timer's callback (no
+ * other context flag is modelled), every task has prio
  * 120 (nice 0), and a task's pid is its wakesim task id.
  */
 #ifndef WS_TRACE_H
@@ -28,6 +30,9 @@ struct ftrace {
 void __trace_sched_switch(struct sim *sim, int cpu, const struct task_struct *prev,
 			  const struct task_struct *next);
 void __trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int target_cpu, bool new);
+void __trace_sched_waking(struct sim *sim, const struct task_struct *p);
+void __trace_sched_process_fork(struct sim *sim, const struct task_struct *parent,
+				const struct task_struct *child);
 void __trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig, int dest);
 void __trace_sched_process_exit(struct sim *sim, const struct task_struct *p);
 
@@ -48,6 +53,21 @@ static inline void trace_sched_wakeup(struct sim *sim, const struct task_struct 
 {
 	if (sim->trace)
 		__trace_sched_wakeup(sim, p, target_cpu, new);
+}
+
+/* try_to_wake_up() once p's state matched: in the waker's context (kernel/sched/core.c). */
+static inline void trace_sched_waking(struct sim *sim, const struct task_struct *p)
+{
+	if (sim->trace)
+		__trace_sched_waking(sim, p);
+}
+
+/* kernel_clone() after copy_process(), before wake_up_new_task(). */
+static inline void trace_sched_process_fork(struct sim *sim, const struct task_struct *parent,
+					    const struct task_struct *child)
+{
+	if (sim->trace)
+		__trace_sched_process_fork(sim, parent, child);
 }
 
 static inline void trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig,

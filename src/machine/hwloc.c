@@ -19,17 +19,15 @@
  * give an error, not take wakesim down.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <hwloc.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "machine.h"
 #include "sim/fdio.h"
+#include "sim/isolate.h"
 #include "sim/textfile.h"
 
 /* The outermost cache above pu (the LLC), or NULL. */
@@ -181,15 +179,6 @@ out:
 	return ret;
 }
 
-/* A fault inside libhwloc: the child's end, reported by its status. */
-#define CHILD_CRASHED 3
-
-static void child_fault(int sig)
-{
-	(void)sig;
-	_exit(CHILD_CRASHED);
-}
-
 /* What the child sends back. */
 struct hwloc_result {
 	int ok;
@@ -202,53 +191,26 @@ struct hwloc_result {
 int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t errlen)
 {
 	struct hwloc_result *r = calloc(1, sizeof(*r));
-	int fds[2], st, ret = -1;
-	pid_t pid;
+	struct isolate is;
+	bool crashed;
+	int ret = -1, child;
 
-	if (!r || pipe(fds)) {
+	if (!r || (child = isolate_start(&is, "HWLOC_XML_VERBOSE")) < 0) {
 		snprintf(err, errlen, "%s: %s", file, r ? strerror(errno) : "out of memory");
 		free(r);
 		return -1;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "%s: fork: %s", file, strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		free(r);
-		return -1;
-	}
-	if (pid == 0) {
-		struct sigaction sa = { .sa_handler = child_fault };
-		const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-
-		/* Ours, not a sanitizer's: a crash here is an answer, not a report. */
-		for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-			sigaction(fatal[i], &sa, NULL);
-		close(fds[0]);
-		if (!getenv("HWLOC_XML_VERBOSE")) {
-			int dn = open("/dev/null", O_WRONLY);
-
-			if (dn >= 0)
-				dup2(dn, 2);
-		}
+	if (child) {
 		r->ok = !read_in_process(file, m, r->err, sizeof(r->err));
 		r->topo = m->topo;
 		r->l2_bytes = m->l2_bytes;
 		r->llc_bytes = m->llc_bytes;
 		snprintf(r->description, sizeof(r->description), "%s", m->description);
-		_exit(write_all(fds[1], r, sizeof(*r)) ? 1 : 0);
+		_exit(write_all(is.fd, r, sizeof(*r)) ? 1 : 0);
 	}
-	close(fds[1]);
-	int got = read_all(fds[0], r, sizeof(*r));
+	int got = read_all(is.fd, r, sizeof(*r));
 
-	close(fds[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (got || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		bool crashed = WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) == CHILD_CRASHED);
-
+	if (isolate_end(&is, &crashed) || got) {
 		snprintf(err, errlen, "%s: not an hwloc XML topology: libhwloc failed on it%s", file,
 			 crashed ? " (it crashed)" : "");
 	} else if (!r->ok) {

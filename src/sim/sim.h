@@ -88,6 +88,7 @@ struct sim {
 	/* The context kernel code runs in. */
 	int this_cpu;
 	u64 kcost_ns;
+	bool in_irq;			/* a timer's callback runs: hardirq context */
 
 	struct task_struct **tasks;
 	int nr_tasks, cap_tasks;

@@ -44,6 +44,8 @@ const struct workload_def workload_defs[] = {
 	  schbench_usage, schbench_create, schbench_loads },
 	{ "rt-app", "rt-app: tasks described by an rt-app JSON file; timer wake-up latency",
 	  rtapp_usage, rtapp_create, NULL },
+	{ "replay", "a recorded trace (perf sched record, trace-cmd, ftrace) replayed; Time in s",
+	  replay_usage, replay_create, NULL },
 };
 const int nr_workload_defs = (int)(sizeof(workload_defs) / sizeof(workload_defs[0]));
 
