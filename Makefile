@@ -11,6 +11,9 @@ CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) -Isrc -Isrc/machine -Iinclude -Ibuild $
 # The commit a result file names (src/cli/commands.h).
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 LDLIBS += $(PKG_LIBS) -lm -lpthread
+# Policies (include/wakesim/policy.h) are shared objects that call wakesim's
+# wsk_* helpers and cpumask functions: export them from the executables.
+LDLIBS += -rdynamic
 
 SRC := $(filter-out src/cli/main.c,$(wildcard src/*/*.c)) build/presets_data.c
 TEST_SRC := $(wildcard tests/test_*.c)
@@ -25,7 +28,7 @@ EXTRA_test_trace := $(shell pkg-config --cflags --libs libtraceevent 2>/dev/null
 OBJ := $(patsubst %.c,build/obj/%.o,$(SRC))
 SAN_OBJ := $(patsubst %.c,build/san/obj/%.o,$(SRC))
 
-.PHONY: all check test san-test clean FORCE fuzz
+.PHONY: all check test san-test clean FORCE fuzz policies
 all: wakesim
 
 wakesim: build/obj/src/cli/main.o $(OBJ)
@@ -61,13 +64,30 @@ build/san/tests/%: tests/%.c tests/testutil.h $(SAN_OBJ) wakesim
 	@mkdir -p $(dir $@)
 	@echo "  LD-SAN $@"; $(CC) $(CFLAGS) $(SANFLAGS) -Itests -o $@ $< $(SAN_OBJ) $(LDLIBS) -lcmocka $(EXTRA_$*)
 
-test: $(TESTS)
+# Policies as shared objects (include/wakesim/policy.h): the examples, and
+# the tests' own (a wrong API version, a missing symbol).
+POLICY_HDRS := $(wildcard include/wakesim/*.h)
+POLICIES := $(patsubst examples/policies/%.c,build/policies/%.so,$(wildcard examples/policies/*.c))
+TEST_POLICIES := $(patsubst tests/policies/%.c,build/test-policies/%.so,$(wildcard tests/policies/*.c))
+POLICY_CFLAGS := -std=c11 -O2 -fPIC -shared $(WARN) -Iinclude
+
+build/policies/%.so: examples/policies/%.c $(POLICY_HDRS)
+	@mkdir -p $(dir $@)
+	@echo "  CC-POLICY $@"; $(CC) $(POLICY_CFLAGS) -o $@ $<
+
+build/test-policies/%.so: tests/policies/%.c $(POLICY_HDRS)
+	@mkdir -p $(dir $@)
+	@echo "  CC-POLICY $@"; $(CC) $(POLICY_CFLAGS) -o $@ $<
+
+policies: $(POLICIES)
+
+test: $(TESTS) $(POLICIES) $(TEST_POLICIES)
 	@set -e; for t in $(TESTS); do echo "== $$t"; WAKESIM=./wakesim $$t; done
 
 build/san/wakesim: build/san/obj/src/cli/main.o $(SAN_OBJ)
 	@echo "  LD-SAN $@"; $(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
-san-test: $(SAN_TESTS) build/san/wakesim
+san-test: $(SAN_TESTS) build/san/wakesim $(POLICIES) $(TEST_POLICIES)
 	@set -e; for t in $(SAN_TESTS); do echo "== $$t (asan+ubsan)"; \
 		ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp \
 		WAKESIM=build/san/wakesim $$t; done
@@ -92,8 +112,11 @@ build/fuzz/obj/%.o: %.c | build/presets_data.c
 build/fuzz/fuzz_inputs: fuzz/fuzz_inputs.c $(FUZZ_OBJ)
 	@echo "  LD-FUZZ $@"; $(FUZZ_CC) $(filter-out -Werror,$(CFLAGS)) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
+# libtracecmd, in its child process, mallocs whatever sizes a corrupt
+# trace.dat's headers claim: the child fails (allocator_may_return_null) and
+# wakesim reports the file; libFuzzer's malloc limit would call that an OOM.
 fuzz: build/fuzz/fuzz_inputs
 	@sh fuzz/seed-corpus.sh build/fuzz/corpus
 	LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp ASAN_OPTIONS=allocator_may_return_null=1 \
-	build/fuzz/fuzz_inputs -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	build/fuzz/fuzz_inputs -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1000000 \
 		-artifact_prefix=build/fuzz/ build/fuzz/corpus

@@ -2,6 +2,7 @@
  * args.c - machine loading, run specs from options, atomic output.
  */
 #include "args.h"
+#include "policy/registry.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -32,8 +33,42 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 {
 	char err[1024];
 
+	char list[1024];
+	const char *policy = o->policy;
+
 	memset(spec, 0, sizeof(*spec));
 	spec->m = m;
+	if (features) {
+		/* A side's "policy=X" item: the rest is the feature list. */
+		char *copy = strdup(features), *save = NULL;
+
+		if (!copy) {
+			fprintf(stderr, "wakesim: out of memory\n");
+			return -1;
+		}
+		list[0] = '\0';
+		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			if (!strncmp(t, "policy=", 7)) {
+				policy = features + (t - copy) + 7;
+				continue;
+			}
+			size_t n = strlen(list);
+
+			snprintf(list + n, sizeof(list) - n, "%s%s", n ? "," : "", t);
+		}
+		free(copy);
+		features = list[0] || !strstr(features, "policy=") ? list : "default";
+	}
+	if (policy) {
+		char spec_buf[512];
+		size_t n = strcspn(policy, ",");
+
+		snprintf(spec_buf, sizeof(spec_buf), "%.*s", (int)n, policy);
+		if (policy_lookup(spec_buf, &spec->policy, err, sizeof(err))) {
+			fprintf(stderr, "wakesim: %s\n", err);
+			return -1;
+		}
+	}
 	sched_features_default_for(&spec->features, (enum kernel_version)o->kver);
 	if (features && sched_features_parse(&spec->features, features, err, sizeof(err))) {
 		fprintf(stderr, "wakesim: %s: %s\n", features_opt, err);
@@ -327,6 +362,9 @@ int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 		return 1;
 	case 'J':
 		o->json = 1;
+		return 1;
+	case OPT_POLICY:
+		o->policy = optarg;
 		return 1;
 	case 'o':
 		o->output = optarg;

@@ -18,6 +18,7 @@ struct common_opts {
 	char wc_buf[64];		/* --wc-threshold, as a --sysctl assignment */
 	int kver;			/* --kernel: enum kernel_version */
 	const char *features;		/* --features (run) */
+	const char *policy;		/* --policy NAME|FILE.so (NULL: mainline) */
 	const char *sysctl[32];		/* --sysctl, repeated */
 	int nr_sysctl;
 	const char *cpus;		/* --cpus LIST */
@@ -34,11 +35,15 @@ struct common_opts {
 int load_machine(const struct common_opts *o, struct machine *m);
 /*
  * Fill a spec's tunables and allowed CPUs from the options for machine m,
- * and features from the list given (NULL: defaults). Prints the error and
- * returns -1 on bad input.
+ * features from the list given (NULL: defaults), and the wake-up policy:
+ * an item "policy=NAME|FILE.so" of the list (a compare side's own), else
+ * --policy, else mainline. Prints the error and returns -1 on bad input.
  */
 int build_spec(const struct common_opts *o, const struct machine *m, const char *features,
 	       const char *features_opt, struct run_spec *spec);
+
+/* The long option --policy, handled by common_opt(). */
+#define OPT_POLICY 1100
 
 /*
  * What a result depends on besides machine, features and seed: the CPU

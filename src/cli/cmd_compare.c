@@ -16,6 +16,7 @@
 #include "report/plot.h"
 #include "report/progress.h"
 #include "workload/workload.h"
+#include "policy/registry.h"
 
 #define MAX_LOADS 64
 #define MAX_SIDES 16
@@ -162,6 +163,7 @@ int cmd_compare(int argc, char **argv)
 		{ "sig-level", required_argument, NULL, 'G' }, { "quiet", no_argument, NULL, 'q' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "output", required_argument, NULL, 'o' },  { "jobs", required_argument, NULL, 'j' },
+		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
 	struct common_opts o = { .node = -1, .seed = 1, .kver = KV_MAINLINE };
@@ -343,7 +345,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	for (int a = 0; a < nsides; a++)
 		for (int b = a + 1; b < nsides; b++)
-			if (!memcmp(&sides[a].features, &sides[b].features, sizeof(sides[a].features))) {
+			if (!memcmp(&sides[a].features, &sides[b].features, sizeof(sides[a].features)) &&
+			    sides[a].policy == sides[b].policy) {
 				char f[512];
 
 				sched_features_describe(&sides[a].features, f, sizeof(f));
@@ -457,6 +460,12 @@ int cmd_compare(int argc, char **argv)
 	describe_sysctls(&sides[0], sysctls, sizeof(sysctls));
 	for (int sd = 0; sd < nsides; sd++) {
 		sched_features_describe(&sides[sd].features, feat_desc[sd], sizeof(feat_desc[sd]));
+		if (sides[sd].policy) {
+			size_t n = strlen(feat_desc[sd]);
+
+			snprintf(feat_desc[sd] + n, sizeof(feat_desc[sd]) - n, ", policy %s",
+				 policy_name(sides[sd].policy));
+		}
 		feat_ptr[sd] = feat_desc[sd];
 	}
 	for (int l = 0; l < nloads; l++)

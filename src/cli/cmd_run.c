@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "report/metrics_out.h"
 #include "workload/workload.h"
+#include "policy/registry.h"
 
 static const char run_usage[] =
 	"Usage: wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F]\n"
@@ -194,7 +195,7 @@ int cmd_run(int argc, char **argv)
 		{ "schedstat", required_argument, NULL, 'X' },
 		{ "trace", required_argument, NULL, 'R' },
 		{ "trace-window", required_argument, NULL, 'w' },
-		{ "quiet", no_argument, NULL, 'q' },
+		{ "quiet", no_argument, NULL, 'q' },	     { "policy", required_argument, NULL, OPT_POLICY },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
 	struct common_opts o = { .node = -1, .seed = 1, .kver = KV_MAINLINE };
@@ -349,6 +350,7 @@ int cmd_run(int argc, char **argv)
 		json_object_object_add(root, "machine", json_object_new_string(m.name));
 		json_object_object_add(root, "nr_cpus", json_object_new_int(m.topo.nr_cpus));
 		json_object_object_add(root, "features", json_object_new_string(feats));
+		json_object_object_add(root, "policy", json_object_new_string(policy_name(spec.policy)));
 		json_object_object_add(root, "sysctls", json_object_new_string(sysctls));
 		json_object_object_add(root, "kernel", json_object_new_string(kernel_version_name(o.kver)));
 		json_object_object_add(root, "cost_profile",
@@ -371,10 +373,11 @@ int cmd_run(int argc, char **argv)
 	} else {
 		fputs(report, ob.f);
 		fprintf(ob.f, "\nwakesim: machine %s (%d CPUs), kernel %s, costs %s, workload on %s%s, "
-			      "features %s, sysctls %s, seed %llu\n",
+			      "features %s%s%s, sysctls %s, seed %llu\n",
 			m.name, m.topo.nr_cpus, kernel_version_name(o.kver),
 			m.cost_profile[0] ? m.cost_profile : "default",
 			strcmp(cpus, "all") ? "CPUs " : "", strcmp(cpus, "all") ? cpus : "all CPUs", feats,
+			spec.policy ? ", policy " : "", spec.policy ? policy_name(spec.policy) : "",
 			sysctls, (unsigned long long)o.seed);
 		fprintf(ob.f, "  %-28s %14.6f %s\n", "result", res.result, res.unit);
 		metrics_print(ob.f, &m, &mv);

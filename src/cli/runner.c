@@ -19,7 +19,8 @@
 
 int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out, FILE *report)
 {
-	struct sim_config cfg = { .features = spec->features, .tunables = spec->tunables,
+	struct sim_config cfg = { .features = spec->features, .policy = spec->policy,
+				  .tunables = spec->tunables,
 				  .seed = seed, .allowed = spec->allowed, .max_sim_ns = MAX_SIM_NS,
 				  .progress = spec->progress, .progress_arg = spec->progress_arg };
 	struct sim sim;

@@ -16,6 +16,7 @@
 struct run_spec {
 	const struct machine *m;
 	struct sched_features features;
+	const struct wakesim_policy *policy;	/* NULL: mainline (policy/registry.h) */
 	struct sched_tunables tunables;
 	struct cpumask allowed;
 	int argc;

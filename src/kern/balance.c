@@ -18,6 +18,7 @@
 
 #include "kernel.h"
 #include "lb.h"
+#include "policy/registry.h"
 
 enum migration_type { migrate_load, migrate_util, migrate_task };
 
@@ -497,6 +498,11 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 	struct sched_domain *sd = sim->doms.cpu[rq->cpu].sd;
 	u64 curr_cost = 0;
 	int pulled = 0;
+
+	if (sim->policy && sim->policy->newidle) {
+		policy_sim = sim;
+		sim->policy->newidle(rq->cpu);
+	}
 
 	if (rq->ttwu_pending)
 		return 0;

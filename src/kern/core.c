@@ -18,6 +18,7 @@
 #include "pelt.h"
 #include "topology.h"
 #include "trace.h"
+#include "policy/registry.h"
 
 struct task_struct *current_task(struct sim *sim)
 {
@@ -316,7 +317,10 @@ static int select_task_rq(struct sim *sim, struct task_struct *p, int prev_cpu, 
 {
 	int cpu;
 
-	if (p->nr_cpus_allowed > 1)
+	if (p->nr_cpus_allowed > 1 && sim->policy) {
+		policy_sim = sim;
+		cpu = sim->policy->select_task_rq(p, prev_cpu, wake_flags);
+	} else if (p->nr_cpus_allowed > 1)
 		cpu = select_task_rq_fair(sim, p, prev_cpu, wake_flags);
 	else
 		cpu = cpumask_first(&p->cpus_mask);

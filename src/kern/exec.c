@@ -19,6 +19,7 @@
 #include "pelt.h"
 #include "timer.h"
 #include "trace.h"
+#include "policy/registry.h"
 
 static inline bool preemptible(const struct task_struct *p)
 {
@@ -408,6 +409,10 @@ void exec_handle_tick(struct sim *sim, int cpu)
 	cpu_sync(sim, rq);
 	nohz_balance_exit_idle(sim, rq);
 	entity_tick(sim, rq);
+	if (sim->policy && sim->policy->task_tick) {
+		policy_sim = sim;
+		sim->policy->task_tick(cpu, rq->curr);
+	}
 	update_load_avg_se(sim, rq, &rq->curr->se);
 	balance_tick(sim, rq);
 	if (rq->curr)

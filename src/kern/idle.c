@@ -18,6 +18,7 @@
  */
 #include "kernel.h"
 #include "timer.h"
+#include "policy/registry.h"
 
 /* menu: the typical recent idle period, bounded by the next timer. */
 static u64 predict_idle_ns(const struct sim *sim, const struct rq *rq)
@@ -87,6 +88,10 @@ void idle_enter(struct sim *sim, struct rq *rq)
 			line_write(sim, &sds->line);
 		}
 	}
+	if (sim->policy && sim->policy->idle_enter) {
+		policy_sim = sim;
+		sim->policy->idle_enter(rq->cpu);
+	}
 }
 
 void nohz_balance_exit_idle(struct sim *sim, struct rq *rq)
@@ -108,6 +113,11 @@ void idle_exit(struct sim *sim, struct rq *rq)
 
 	u64 dur = sim->now - rq->idle_enter_ns;
 	u64 exit_ns = sim->m->idle[rq->idle_state].exit_latency_ns;
+
+	if (sim->policy && sim->policy->idle_exit) {
+		policy_sim = sim;
+		sim->policy->idle_exit(rq->cpu);
+	}
 
 	/*
 	 * menu_update(): what the CPU slept, without the exit latency it paid

@@ -212,6 +212,11 @@ void record_wakee(struct sim *sim, struct task_struct *waker, struct task_struct
 int wake_wide(struct sim *sim, struct task_struct *waker, struct task_struct *p);
 /* select_idle_sibling(): the fast path's CPU for p, from target's LLC. */
 int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int target);
+/* wake_affine(): this_cpu or prev_cpu, by WA_IDLE then WA_WEIGHT. */
+int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_struct *p, int this_cpu,
+		int prev_cpu, int sync);
+/* test_idle_cores(): the LLC's has_idle_cores, a read of its shared line. */
+bool test_idle_cores(struct sim *sim, int cpu);
 
 /* ---- fork placement (idlest.c) ---- */
 

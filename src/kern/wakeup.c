@@ -135,8 +135,8 @@ static int wake_affine_weight(struct sim *sim, struct sched_domain *sd, struct t
 	return this_eff_load < prev_eff_load ? this_cpu : NO_CPU;
 }
 
-static int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
-		       int this_cpu, int prev_cpu, int sync)
+int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_struct *p, int this_cpu,
+		int prev_cpu, int sync)
 {
 	int target = NO_CPU;
 
@@ -151,7 +151,7 @@ static int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_str
 }
 
 /* test_idle_cores(): the LLC's has_idle_cores, a read of its shared line. */
-static bool test_idle_cores(struct sim *sim, int cpu)
+bool test_idle_cores(struct sim *sim, int cpu)
 {
 	struct sched_domain_shared *sds = sim->doms.cpu[cpu].sd_llc_shared;
 

@@ -16,6 +16,7 @@
 #include "kern/timer.h"
 #include "kern/topology.h"
 #include "kern/wc.h"
+#include "policy/registry.h"
 #include "kern/check.h"
 
 int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
@@ -25,6 +26,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	sim->m = m;
 	sim->cfg = *cfg;
 	sim->feat = cfg->features;
+	sim->policy = cfg->policy;
 	sim->tun = &sim->cfg.tunables;
 	sim->nr_cpus = m->topo.nr_cpus;
 	sim->this_cpu = -1;
@@ -107,6 +109,14 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen);
 
 int sim_run(struct sim *sim, char *err, size_t errlen)
 {
+	if (sim->policy && sim->policy->init) {
+		policy_sim = sim;
+		if (sim->policy->init()) {
+			snprintf(err, errlen, "policy %s: its init() refused this machine (%s)",
+				 sim->policy->name, sim->m->name);
+			return -2;
+		}
+	}
 	if (sim->wl->ops->start(sim, sim->wl, err, errlen))
 		return -2;
 	struct wc_checker wc;

@@ -26,6 +26,7 @@ enum {
 };
 
 struct workload;
+struct wakesim_policy;
 
 /* A workload drives tasks through their step functions (workload/). */
 struct workload_ops {
@@ -62,6 +63,8 @@ struct sim_config {
 	struct sched_tunables tunables;
 	uint64_t seed;
 	struct cpumask allowed;	/* --cpus/--node binding of the workload's tasks */
+	/* --policy: the wake-up policy (policy/registry.h); NULL: mainline's own. */
+	const struct wakesim_policy *policy;
 	uint64_t max_sim_ns;	/* safety stop, 0 = none */
 	/* Called every SIM_PROGRESS_EVENTS events, if set: a progress display. */
 	void (*progress)(const struct sim *sim, void *arg);
@@ -76,6 +79,7 @@ struct sim {
 	const struct machine *m;
 	struct sim_config cfg;
 	struct sched_features feat;	/* cfg.features, read on hot paths */
+	const struct wakesim_policy *policy;	/* cfg.policy */
 	const struct sched_tunables *tun;
 	struct sched_domains doms;
 	struct rq *rq;			/* [nr_cpus] */

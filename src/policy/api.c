@@ -1,0 +1,284 @@
+/*
+ * api.c - the helpers of include/wakesim/policy.h, on the simulation a
+ * policy hook was called from (policy_sim, set by policy.h's callers).
+ * Each is a thin call into the kernel model, so a policy pays what the
+ * built-in path pays for the same step.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "kern/kernel.h"
+#include "kern/topology.h"
+#include "registry.h"
+#include "sim/sim.h"
+#include "wakesim/policy_abi.h"
+
+struct sim *policy_sim;
+
+_Static_assert(sizeof(struct cacheline) <= sizeof(struct policy_cacheline),
+	       "struct policy_cacheline must hold a struct cacheline");
+
+#define S policy_sim
+
+int wsk_smp_processor_id(void)
+{
+	return S->this_cpu;
+}
+
+struct task_struct *wsk_current(void)
+{
+	return current_task(S);
+}
+
+uint64_t wsk_clock_ns(void)
+{
+	return S->now;
+}
+
+int wsk_nr_cpus(void)
+{
+	return S->nr_cpus;
+}
+
+bool wsk_sched_feat(const char *name)
+{
+	for (int i = 0; i < __SCHED_FEAT_NR; i++)
+		if (!strcmp(sched_feature_name(i), name))
+			return S->feat.on[i];
+	return false;
+}
+
+void wsk_charge_ns(uint64_t ns)
+{
+	charge(S, ns);
+}
+
+uint64_t wsk_cost_ns(const char *name)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} t[] = {
+#define C(f) { #f, offsetof(struct costs, f) }
+		C(context_switch_ns), C(mm_switch_ns), C(pipe_write_ns), C(pipe_read_ns),
+		C(unix_send_ns), C(unix_recv_ns), C(copy_ns_per_kib), C(ttwu_ns), C(select_ns),
+		C(scan_cpu_ns), C(ipi_send_ns), C(ipi_latency_ns), C(poll_wake_ns), C(fork_ns),
+		C(clone_ns), C(exit_ns), C(thread_exit_ns), C(reap_ns), C(futex_ns),
+		C(nanosleep_ns), C(tcp_send_ns), C(tcp_recv_ns), C(udp_send_ns), C(udp_recv_ns),
+#undef C
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(t[i].name, name))
+			return *(const u64 *)((const char *)&S->m->costs + t[i].off);
+	return 0;
+}
+
+int wsk_task_cpu(const struct task_struct *p)
+{
+	return task_cpu(p);
+}
+
+int wsk_task_pid(const struct task_struct *p)
+{
+	return p->pid;
+}
+
+const char *wsk_task_comm(const struct task_struct *p)
+{
+	return p->comm;
+}
+
+const struct cpumask *wsk_task_cpus_ptr(const struct task_struct *p)
+{
+	return &p->cpus_mask;
+}
+
+int wsk_task_nr_cpus_allowed(const struct task_struct *p)
+{
+	return p->nr_cpus_allowed;
+}
+
+int wsk_task_recent_used_cpu(const struct task_struct *p)
+{
+	return p->recent_used_cpu;
+}
+
+unsigned long wsk_task_util(const struct task_struct *p)
+{
+	return task_util(p);
+}
+
+unsigned long wsk_task_util_est(const struct task_struct *p)
+{
+	return task_util_est(p);
+}
+
+unsigned int wsk_task_wakee_flips(const struct task_struct *p)
+{
+	return p->wakee_flips;
+}
+
+uint64_t wsk_task_dur_avg(const struct task_struct *p)
+{
+	return p->dur_avg;
+}
+
+bool wsk_idle_cpu(int cpu)
+{
+	return idle_cpu(S, cpu);
+}
+
+bool wsk_available_idle_cpu(int cpu)
+{
+	return available_idle_cpu(S, cpu);
+}
+
+bool wsk_sched_idle_cpu(int cpu)
+{
+	(void)cpu;
+	return false;
+}
+
+/* Another CPU's runqueue fields: a read of its line, as idle_cpu()'s callers pay. */
+static void read_rq(int cpu)
+{
+	if (S->this_cpu >= 0 && cpu != S->this_cpu)
+		line_read(S, &S->rq[cpu].line);
+}
+
+unsigned int wsk_nr_running(int cpu)
+{
+	read_rq(cpu);
+	return S->rq[cpu].nr_running;
+}
+
+unsigned long wsk_cpu_util(int cpu)
+{
+	read_rq(cpu);
+	return cpu_util(S, cpu, NULL, -1);
+}
+
+unsigned long wsk_capacity_of(int cpu)
+{
+	return capacity_of(S, cpu);
+}
+
+unsigned long wsk_capacity_orig_of(int cpu)
+{
+	return S->m->topo.cpu[cpu].capacity;
+}
+
+bool wsk_cpus_share_cache(int this_cpu, int that_cpu)
+{
+	return doms_share_cache(&S->doms, this_cpu, that_cpu);
+}
+
+bool wsk_test_idle_cores(int cpu)
+{
+	return test_idle_cores(S, cpu);
+}
+
+const struct cpumask *wsk_cpu_smt_mask(int cpu)
+{
+	return machine_smt_mask(S->m, cpu);
+}
+
+bool wsk_sched_smt_active(void)
+{
+	return S->doms.smt_present;
+}
+
+int wsk_cpu_to_node(int cpu)
+{
+	return S->m->topo.cpu[cpu].node;
+}
+
+struct sched_domain *wsk_cpu_sd(int cpu)
+{
+	return S->doms.cpu[cpu].sd;
+}
+
+struct sched_domain *wsk_sd_parent(const struct sched_domain *sd)
+{
+	return sd->parent;
+}
+
+struct sched_domain *wsk_sd_llc(int cpu)
+{
+	return S->doms.cpu[cpu].sd_llc;
+}
+
+const struct cpumask *wsk_sched_domain_span(const struct sched_domain *sd)
+{
+	return &sd->span;
+}
+
+int wsk_sd_flags(const struct sched_domain *sd)
+{
+	return (int)sd->flags;
+}
+
+unsigned int wsk_sd_span_weight(const struct sched_domain *sd)
+{
+	return (unsigned int)sd->span_weight;
+}
+
+int wsk_sd_llc_size(int cpu)
+{
+	return S->doms.cpu[cpu].sd_llc_size;
+}
+
+int wsk_select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags)
+{
+	return select_task_rq_fair(S, p, prev_cpu, wake_flags);
+}
+
+int wsk_select_idle_sibling(struct task_struct *p, int prev_cpu, int target)
+{
+	return select_idle_sibling(S, p, prev_cpu, target);
+}
+
+int wsk_wake_wide(struct task_struct *p)
+{
+	struct task_struct *waker = current_task(S);
+
+	return waker ? wake_wide(S, waker, p) : 0;
+}
+
+int wsk_wake_affine(struct sched_domain *sd, struct task_struct *p, int this_cpu, int prev_cpu,
+		    int sync)
+{
+	return wake_affine(S, sd, p, this_cpu, prev_cpu, sync);
+}
+
+int wsk_find_idlest_cpu(struct sched_domain *sd, struct task_struct *p, int cpu, int prev_cpu,
+			int sd_flag)
+{
+	return find_idlest_cpu(S, sd, p, cpu, prev_cpu, sd_flag);
+}
+
+void wsk_record_wakee(struct task_struct *p)
+{
+	struct task_struct *waker = current_task(S);
+
+	if (waker)
+		record_wakee(S, waker, p);
+}
+
+void wsk_cacheline_init(struct policy_cacheline *l)
+{
+	cacheline_init((struct cacheline *)l);
+}
+
+void wsk_cacheline_read(struct policy_cacheline *l)
+{
+	if (S->this_cpu >= 0)
+		line_read(S, (struct cacheline *)l);
+}
+
+void wsk_cacheline_write(struct policy_cacheline *l)
+{
+	if (S->this_cpu >= 0)
+		line_write(S, (struct cacheline *)l);
+}

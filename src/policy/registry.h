@@ -1,0 +1,38 @@
+/*
+ * registry.h - wake-up policies by name: the built-in ones (mainline's
+ * select_task_rq_fair(), sched_ext's scx_select_cpu_dfl()) and shared
+ * objects written against include/wakesim/policy.h.
+ */
+#ifndef WS_POLICY_REGISTRY_H
+#define WS_POLICY_REGISTRY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "wakesim/policy_abi.h"
+
+struct sim;
+
+/* The simulation whose policy hook runs now: the helpers act on it. */
+extern struct sim *policy_sim;
+
+/*
+ * The policy spec names: "mainline" (*out = NULL: the kernel model's own
+ * select_task_rq_fair(), with no indirection), "scx-default", or a path
+ * to a shared object (one with a '/' or ending in ".so"), loaded with
+ * dlopen() and checked: its wakesim_policy symbol, API version and
+ * select_task_rq. Returns 0, or -1 with err naming the file and what is
+ * wrong.
+ */
+int policy_lookup(const char *spec, const struct wakesim_policy **out, char *err, size_t errlen);
+
+/* "mainline" for NULL, else the policy's name. */
+const char *policy_name(const struct wakesim_policy *p);
+
+/* The built-in policies, one per line: name and summary. */
+void policy_list(FILE *out);
+
+/* sched_ext's default idle-CPU selection (scx_default.c). */
+extern const struct wakesim_policy scx_default_policy;
+
+#endif

@@ -1,0 +1,183 @@
+/*
+ * test_policy.c - wake-up policies (include/wakesim/policy.h): plug-ins
+ * built by make from examples/policies/ load and give exactly the
+ * built-in path's results (template.c is mainline; affine_same_llc.c is
+ * --features AFFINE_SAME_LLC, on a run where the feature changes the
+ * result); objects with a wrong API version or no descriptor are refused;
+ * scx-default's choices on a 2-core SMT machine follow
+ * scx_select_cpu_dfl()'s order, derived by hand.
+ */
+#include "testutil.h"
+
+#include "policy/registry.h"
+
+/* `run --json` of args, with its result and metrics (and report) as one string. */
+static char *figures(const char *args)
+{
+	char *out = malloc(1 << 16);
+
+	assert_non_null(out);
+	int st = tu_sh(out, 1 << 16, "%s run --json %s | jq -c '[.result, .output, "
+		       "(.metrics | del(.hits_AFFINE_SAME_LLC))]'", tu_wakesim(), args);
+
+	/* A pipe's status is jq's: an empty answer is wakesim's failure. */
+	if (st || strlen(out) < 200 || !strstr(out, "\"wakeups\"")) {
+		print_error("%s: %s\n", args, out);
+		fail();
+	}
+	return out;
+}
+
+static void test_template_is_mainline(void **state)
+{
+	(void)state;
+	const char *runs[] = {
+		"--machine epyc9654-2s %s -- hackbench -g 4 -l 200 --pipe",
+		"--machine zen2-7742-2s %s -- tbench -t 0.02 --warmup 0 32",
+		"--machine kunpeng920-48 --node 0 %s -- hackbench -g 2 -l 100 -T",
+	};
+
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		char a[512], b[512];
+
+		snprintf(a, sizeof(a), runs[i], "--policy mainline");
+		snprintf(b, sizeof(b), runs[i], "--policy build/policies/template.so");
+		char *x = figures(a), *y = figures(b);
+
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+}
+
+/*
+ * S3 on zen2-7742-2s (LLCs of 8 CPUs): hackbench -f 40 makes 1:40 wakers,
+ * so wake_wide() says wide and the patch keeps some of those wake-ups
+ * affine: the feature changes the run, and the plug-in changes it the same
+ * way (its hits_AFFINE_SAME_LLC counter is the built-in's alone).
+ */
+static void test_affine_same_llc_plugin(void **state)
+{
+	(void)state;
+	const char *w = "-- hackbench -g 2 -f 40 -l 100 --pipe";
+	char a[256], b[256], c[256];
+
+	snprintf(a, sizeof(a), "--machine zen2-7742-2s --features AFFINE_SAME_LLC %s", w);
+	snprintf(b, sizeof(b), "--machine zen2-7742-2s --policy build/policies/affine_same_llc.so %s", w);
+	snprintf(c, sizeof(c), "--machine zen2-7742-2s %s", w);
+	char *feat = figures(a), *plug = figures(b), *base = figures(c);
+
+	assert_string_equal(feat, plug);
+	assert_string_not_equal(feat, base);
+	free(feat);
+	free(plug);
+	free(base);
+
+	/* On compare, a side's "policy=" item: the same table as the feature's. */
+	char out1[8192], out2[8192];
+
+	assert_int_equal(tu_sh(out1, sizeof(out1), "%s compare --machine zen2-7742-2s --runs 2 --side "
+			       "base=default --side s3=policy=build/policies/affine_same_llc.so %s | "
+			       "sed -n '/^ *Amean/,/^Max/p'", tu_wakesim(), w), 0);
+	assert_int_equal(tu_sh(out2, sizeof(out2), "%s compare --machine zen2-7742-2s --runs 2 --side "
+			       "base=default --side s3=AFFINE_SAME_LLC %s | sed -n '/^ *Amean/,/^Max/p'",
+			       tu_wakesim(), w), 0);
+	assert_true(strlen(out1) > 100);
+	assert_string_equal(out1, out2);
+}
+
+static void test_refused_objects(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --policy "
+			       "build/test-policies/wrong_api.so -- hackbench -l 5", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "--policy build/test-policies/wrong_api.so: built against policy "
+				    "API version 2, this wakesim has version 1"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --policy "
+			       "build/test-policies/no_symbol.so -- hackbench -l 5", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "no_symbol.so: no \"wakesim_policy\" symbol"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --policy /nonexistent/x.so "
+			       "-- hackbench -l 5", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "--policy /nonexistent/x.so: cannot load it"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --policy fancy -- hackbench "
+			       "-l 5", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "\"fancy\": not a built-in policy (mainline, scx-default)"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine host --runs 1 --side a=default "
+			       "--side b=policy=nope -- hackbench -l 5", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "\"nope\": not a built-in policy"));
+}
+
+/* Run scx-default's selection for p (prev_cpu) from this_cpu. */
+static int scx_pick(struct sim *sim, struct task_struct *p, int prev, int flags, int this_cpu)
+{
+	policy_sim = sim;
+	sim->this_cpu = this_cpu;
+	int cpu = scx_default_policy.select_task_rq(p, prev, flags);
+
+	sim->this_cpu = -1;
+	sim->kcost_ns = 0;
+	return cpu;
+}
+
+/*
+ * ideal-2c2t: core 0 = CPUs 0-1, core 1 = CPUs 2-3, one LLC (so the LLC
+ * and node steps are off: scx_idle_update_selcpu_topology()). Starting
+ * with every CPU idle, by scx_select_cpu_dfl()'s order:
+ *   prev 1: its whole core is idle -> 1 (claimed; core 0 no longer wholly idle)
+ *   prev 1: not idle; the only wholly idle core is 1, its first CPU after
+ *           the last pick (0) -> 2 (claimed)
+ *   prev 1: no idle core; prev busy; its sibling 0 idle -> 0
+ *   prev 2: no idle core; prev busy; its sibling 3 idle -> 3
+ *   prev 2: nothing idle -> stays on 2 (prev_cpu)
+ * Then CPU 1 goes idle; a WF_SYNC wake-up from CPU 0 (its runqueue empty)
+ * with prev 2 busy: prev is not idle, the waker's CPU has nothing queued
+ * and an idle CPU exists -> 0, the waker's CPU.
+ */
+static void test_scx_default_order(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/ideal-2c2t.json");
+	struct sim *sim = tu_sim(m, "default");
+	struct task_struct *p = tu_task(sim, 1);
+
+	policy_sim = sim;
+	assert_int_equal(scx_default_policy.init(), 0);
+	assert_int_equal(scx_pick(sim, p, 1, WF_TTWU, -1), 1);
+	assert_int_equal(scx_pick(sim, p, 1, WF_TTWU, -1), 2);
+	assert_int_equal(scx_pick(sim, p, 1, WF_TTWU, -1), 0);
+	assert_int_equal(scx_pick(sim, p, 2, WF_TTWU, -1), 3);
+	assert_int_equal(scx_pick(sim, p, 2, WF_TTWU, -1), 2);
+	scx_default_policy.idle_enter(1);
+	assert_int_equal(scx_pick(sim, p, 2, WF_TTWU | WF_SYNC, 0), 0);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/* The built-in runs end to end, and says so in its header and JSON. */
+static void test_scx_default_run(void **state)
+{
+	char out[16384];
+
+	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine epyc9654-2s --policy scx-default "
+			       "-- hackbench -g 4 -l 100 --pipe", tu_wakesim()), 0);
+	assert_non_null(strstr(out, "features default, policy scx-default, sysctls default"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine epyc9654-2s --policy scx-default "
+			       "--json -- hackbench -g 4 -l 100 --pipe | jq -r .policy", tu_wakesim()), 0);
+	assert_string_equal(out, "scx-default\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_template_is_mainline),
+		cmocka_unit_test(test_affine_same_llc_plugin),
+		cmocka_unit_test(test_refused_objects),
+		cmocka_unit_test(test_scx_default_order),
+		cmocka_unit_test(test_scx_default_run),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
