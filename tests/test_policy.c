@@ -1,9 +1,11 @@
 /*
  * test_policy.c - wake-up policies (include/wakesim/policy.h): plug-ins
  * built by make from examples/policies/ load and give exactly the
- * built-in path's results (template.c is mainline; affine_same_llc.c is
- * --features AFFINE_SAME_LLC, on a run where the feature changes the
- * result); objects with a wrong API version or no descriptor are refused;
+ * built-in path's results: template.c is mainline, and each seed's file
+ * (affine_same_llc.c S3, idle_cores_no_smt.c S1, idle_delay.c S2,
+ * sis_short.c S4) is its --features switch, on a run where the switch
+ * changes the result; objects with a wrong API version or no descriptor
+ * are refused;
  * scx-default's choices on a 2-core SMT machine follow
  * scx_select_cpu_dfl()'s order, derived by hand.
  */
@@ -17,8 +19,10 @@ static char *figures(const char *args)
 	char *out = malloc(1 << 16);
 
 	assert_non_null(out);
-	int st = tu_sh(out, 1 << 16, "%s run --json %s | jq -c '[.result, .output, "
-		       "(.metrics | del(.hits_AFFINE_SAME_LLC))]'", tu_wakesim(), args);
+	/* The hits_* counters are the built-in features' own: a plug-in has none. */
+	int st = tu_sh(out, 1 << 16, "%s run --json %s | jq -c '[.result, .output, (.metrics | "
+		       "with_entries(select(.key | startswith(\"hits_\") | not)))]'", tu_wakesim(),
+		       args);
 
 	/* A pipe's status is jq's: an empty answer is wakesim's failure. */
 	if (st || strlen(out) < 200 || !strstr(out, "\"wakeups\"")) {
@@ -84,6 +88,59 @@ static void test_affine_same_llc_plugin(void **state)
 			       tu_wakesim(), w), 0);
 	assert_true(strlen(out1) > 100);
 	assert_string_equal(out1, out2);
+}
+
+/*
+ * A seed's plug-in against its built-in switch, on a run where the switch
+ * changes the result: the plug-in must change it the same way.
+ */
+static void same_as_feature(const char *feature, const char *object, const char *machine,
+			    const char *workload)
+{
+	char a[512], b[512], c[512];
+
+	snprintf(a, sizeof(a), "%s --features %s -- %s", machine, feature, workload);
+	snprintf(b, sizeof(b), "%s --policy build/policies/%s -- %s", machine, object, workload);
+	snprintf(c, sizeof(c), "%s -- %s", machine, workload);
+	char *feat = figures(a), *plug = figures(b), *base = figures(c);
+
+	if (strcmp(feat, plug)) {
+		print_error("%s: --features %s\n%s\n--policy %s\n%s\n", workload, feature, feat,
+			    object, plug);
+		fail();
+	}
+	assert_string_not_equal(feat, base);
+	free(feat);
+	free(plug);
+	free(base);
+}
+
+/* S1 reversed: an extra read of has_idle_cores on a machine without SMT. */
+static void test_idle_cores_no_smt_plugin(void **state)
+{
+	(void)state;
+	same_as_feature("IDLE_CORES_NO_SMT", "idle_cores_no_smt.so", "--machine kunpeng920-48 --node 0",
+			"hackbench -g 4 -l 200 -p -T");
+}
+
+/* S2: S2's own hackbench shape, scaled down, on its machine. */
+static void test_idle_delay_plugin(void **state)
+{
+	(void)state;
+	same_as_feature("IDLE_DELAY", "idle_delay.so", "--machine epyc9654-2s",
+			"hackbench -g 8 -f 20 --threads --pipe -l 200 -s 100");
+}
+
+/*
+ * S4: a task is short only with no wakee flips, and record_wakee() counts
+ * a pair's first wake-up as a flip that decays after a second: so a run
+ * of more than a second, small enough to stay quick.
+ */
+static void test_sis_short_plugin(void **state)
+{
+	(void)state;
+	same_as_feature("SIS_SHORT", "sis_short.so", "--machine epyc9654-2s --cpus 0-7",
+			"netperf -t TCP_RR -l 1.05 --warmup 0 --instances 12");
 }
 
 static void test_refused_objects(void **state)
@@ -174,6 +231,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_template_is_mainline),
 		cmocka_unit_test(test_affine_same_llc_plugin),
+		cmocka_unit_test(test_idle_cores_no_smt_plugin),
+		cmocka_unit_test(test_idle_delay_plugin),
+		cmocka_unit_test(test_sis_short_plugin),
 		cmocka_unit_test(test_refused_objects),
 		cmocka_unit_test(test_scx_default_order),
 		cmocka_unit_test(test_scx_default_run),

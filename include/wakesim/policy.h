@@ -71,10 +71,14 @@ static inline int task_nr_cpus_allowed(const struct task_struct *p)
 {
 	return wsk_task_nr_cpus_allowed(p);
 }
-/* p->recent_used_cpu. */
+/* p->recent_used_cpu, read and written as select_idle_sibling() does. */
 static inline int task_recent_used_cpu(const struct task_struct *p)
 {
 	return wsk_task_recent_used_cpu(p);
+}
+static inline void task_set_recent_used_cpu(struct task_struct *p, int cpu)
+{
+	wsk_task_set_recent_used_cpu(p, cpu);
 }
 /* task_util(): p's PELT util_avg, CPU capacity units 0..1024. */
 static inline unsigned long task_util(const struct task_struct *p) { return wsk_task_util(p); }
@@ -91,8 +95,10 @@ static inline unsigned int task_wakee_flips(const struct task_struct *p)
 /* p->se.dur_avg of SIS_SHORT (S4): average run between sleeps, ns. */
 static inline uint64_t task_dur_avg(const struct task_struct *p) { return wsk_task_dur_avg(p); }
 
-/* idle_cpu(): nothing runs or waits on cpu (reads its runqueue line). */
+/* idle_cpu(): nothing runs or waits on cpu (the policy's ->idle_cpu if it has one). */
 static inline bool idle_cpu(int cpu) { return wsk_idle_cpu(cpu); }
+/* The plain answer: nothing runs or waits on cpu now (for an ->idle_cpu hook). */
+static inline bool rq_idle(int cpu) { return wsk_rq_idle(cpu); }
 /* available_idle_cpu(): idle_cpu() and not a preempted vCPU. */
 static inline bool available_idle_cpu(int cpu) { return wsk_available_idle_cpu(cpu); }
 /* sched_idle_cpu(): only SCHED_IDLE tasks run there (never, in wakesim). */
@@ -161,6 +167,68 @@ static inline int find_idlest_cpu(struct sched_domain *sd, struct task_struct *p
 	return wsk_find_idlest_cpu(sd, p, cpu, prev_cpu, sd_flag);
 }
 static inline void record_wakee(struct task_struct *p) { wsk_record_wakee(p); }
+/* wake_affine()'s parts: the load comparison, and its schedstat. */
+static inline int wake_affine_weight(struct sched_domain *sd, struct task_struct *p, int this_cpu,
+				     int prev_cpu, int sync)
+{
+	return wsk_wake_affine_weight(sd, p, this_cpu, prev_cpu, sync);
+}
+static inline void schedstat_ttwu_move_affine(struct sched_domain *sd)
+{
+	wsk_schedstat_ttwu_move_affine(sd);
+}
+
+/*
+ * select_idle_sibling()'s parts (fair.c, v6.12). Each CPU examined costs
+ * scan_cpu_ns and a read of its runqueue line, and counts in the
+ * cpus_examined_per_call diagnostic. select_idle_cpu() is the whole LLC
+ * scan; a policy that rewrites it brackets its own scan with
+ * sis_begin()/sis_end() so the scan's time and calls are accounted.
+ */
+static inline int __select_idle_cpu(int cpu, struct task_struct *p)
+{
+	return wsk___select_idle_cpu(cpu, p);
+}
+static inline int select_idle_core(struct task_struct *p, int core, struct cpumask *cpus,
+				   int *idle_cpu)
+{
+	return wsk_select_idle_core(p, core, cpus, idle_cpu);
+}
+static inline int select_idle_smt(struct task_struct *p, struct sched_domain *sd, int target)
+{
+	return wsk_select_idle_smt(p, sd, target);
+}
+static inline int select_idle_cpu(struct task_struct *p, struct sched_domain *sd,
+				  bool has_idle_core, int target)
+{
+	return wsk_select_idle_cpu(p, sd, has_idle_core, target);
+}
+/* set_idle_cores(): write the LLC's has_idle_cores flag. */
+static inline void set_idle_cores(int cpu, int val) { wsk_set_idle_cores(cpu, val); }
+/* SIS_UTIL: sd_llc_shared->nr_idle_scan of cpu's LLC (a read of its line), -1 if none. */
+static inline int llc_nr_idle_scan(int cpu) { return wsk_llc_nr_idle_scan(cpu); }
+static inline uint64_t sis_begin(void) { return wsk_sis_begin(); }
+static inline void sis_end(uint64_t token) { wsk_sis_end(token); }
+
+/* A tunable of the run (wakesim sysctls): "base_slice_ns", "sis_short_ns", ...; 0 if none. */
+static inline uint64_t sched_tunable(const char *name) { return wsk_tunable(name); }
+/* sched_cluster_active, sched_asym_cpucapacity static keys. */
+static inline bool sched_cluster_active(void) { return wsk_sched_cluster_active(); }
+static inline bool sched_asym_cpucap_active(void) { return wsk_sched_asym_cpucap_active(); }
+/* cpus_share_resources(): same cluster (sd_share_id), or same LLC without clusters. */
+static inline bool cpus_share_resources(int this_cpu, int that_cpu)
+{
+	return wsk_cpus_share_resources(this_cpu, that_cpu);
+}
+/* sched_group_span(sd->groups) and sd->groups->flags: sd's local group. */
+static inline const struct cpumask *sd_local_group_span(const struct sched_domain *sd)
+{
+	return wsk_sd_local_group_span(sd);
+}
+static inline int sd_local_group_flags(const struct sched_domain *sd)
+{
+	return wsk_sd_local_group_flags(sd);
+}
 
 /*
  * The policy's shared data as cache lines: init in ->init (a line nobody

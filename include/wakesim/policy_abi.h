@@ -41,6 +41,12 @@ struct wakesim_policy {
 	void (*task_tick)(int cpu, struct task_struct *p);
 	/* cpu is about to go idle and runs sched_balance_newidle(). */
 	void (*newidle)(int cpu);
+	/*
+	 * idle_cpu() itself, wherever the kernel model asks it (wake-up
+	 * path, scans, load balancing, nohz): a policy that redefines what
+	 * "idle" means, as S2 does. rq_idle(cpu) is the plain answer.
+	 */
+	bool (*idle_cpu)(int cpu);
 };
 
 /*
@@ -67,12 +73,14 @@ const char *wsk_task_comm(const struct task_struct *p);
 const struct cpumask *wsk_task_cpus_ptr(const struct task_struct *p);
 int wsk_task_nr_cpus_allowed(const struct task_struct *p);
 int wsk_task_recent_used_cpu(const struct task_struct *p);
+void wsk_task_set_recent_used_cpu(struct task_struct *p, int cpu);
 unsigned long wsk_task_util(const struct task_struct *p);
 unsigned long wsk_task_util_est(const struct task_struct *p);
 unsigned int wsk_task_wakee_flips(const struct task_struct *p);
 uint64_t wsk_task_dur_avg(const struct task_struct *p);
 
 bool wsk_idle_cpu(int cpu);
+bool wsk_rq_idle(int cpu);
 bool wsk_available_idle_cpu(int cpu);
 bool wsk_sched_idle_cpu(int cpu);
 unsigned int wsk_nr_running(int cpu);
@@ -101,6 +109,24 @@ int wsk_wake_affine(struct sched_domain *sd, struct task_struct *p, int this_cpu
 int wsk_find_idlest_cpu(struct sched_domain *sd, struct task_struct *p, int cpu, int prev_cpu,
 			int sd_flag);
 void wsk_record_wakee(struct task_struct *p);
+int wsk_wake_affine_weight(struct sched_domain *sd, struct task_struct *p, int this_cpu,
+			   int prev_cpu, int sync);
+void wsk_schedstat_ttwu_move_affine(struct sched_domain *sd);
+int wsk___select_idle_cpu(int cpu, struct task_struct *p);
+int wsk_select_idle_core(struct task_struct *p, int core, struct cpumask *cpus, int *idle_cpu);
+int wsk_select_idle_smt(struct task_struct *p, struct sched_domain *sd, int target);
+int wsk_select_idle_cpu(struct task_struct *p, struct sched_domain *sd, bool has_idle_core,
+			int target);
+void wsk_set_idle_cores(int cpu, int val);
+int wsk_llc_nr_idle_scan(int cpu);
+uint64_t wsk_sis_begin(void);
+void wsk_sis_end(uint64_t token);
+uint64_t wsk_tunable(const char *name);
+bool wsk_sched_cluster_active(void);
+bool wsk_sched_asym_cpucap_active(void);
+bool wsk_cpus_share_resources(int this_cpu, int that_cpu);
+const struct cpumask *wsk_sd_local_group_span(const struct sched_domain *sd);
+int wsk_sd_local_group_flags(const struct sched_domain *sd);
 
 /* A cache line of the policy's own data (e.g. a global idle mask). */
 struct policy_cacheline {

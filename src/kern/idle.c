@@ -138,7 +138,11 @@ void idle_exit(struct sim *sim, struct rq *rq)
 bool idle_cpu(struct sim *sim, int cpu)
 {
 	const struct rq *rq = &sim->rq[cpu];
-	bool idle = rq_is_idle(rq);
+
+	if (sim->policy && sim->policy->idle_cpu) {
+		policy_sim = sim;
+		return sim->policy->idle_cpu(cpu);
+	}	bool idle = rq_is_idle(rq);
 
 	/*
 	 * S2 "sched: Extend cpu idle state for 1ms": a CPU that left idle

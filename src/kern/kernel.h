@@ -217,6 +217,21 @@ int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
 		int prev_cpu, int sync);
 /* test_idle_cores(): the LLC's has_idle_cores, a read of its shared line. */
 bool test_idle_cores(struct sim *sim, int cpu);
+/* set_idle_cores(): write the LLC's has_idle_cores. */
+void set_idle_cores(struct sim *sim, int cpu, int val);
+/* wake_affine_weight(): this_cpu if its load, p added, is lower than prev's; else -1. */
+int wake_affine_weight(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
+		       int this_cpu, int prev_cpu, int sync);
+/* The scan's steps (fair.c, v6.12), each charging scan_cpu_ns per CPU examined: */
+/* __select_idle_cpu(): cpu if it is idle, else -1. */
+int __select_idle_cpu(struct sim *sim, int cpu);
+/* select_idle_core(): core if all its threads are idle; else its threads leave cpus. */
+int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int *idle_cpu);
+/* select_idle_smt(): an idle SMT sibling of target in sd, or -1. */
+int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_domain *sd, int target);
+/* select_idle_cpu(): the LLC scan (SIS_UTIL/SIS_PROP budget, cluster first), or -1. */
+int select_idle_cpu(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
+		    bool has_idle_core, int target);
 
 /* ---- fork placement (idlest.c) ---- */
 

@@ -100,6 +100,16 @@ static const struct tunable *tunable_find(const char *base)
 	return NULL;
 }
 
+int sched_tunable_get(const struct sched_tunables *t, const char *name, unsigned long long *v)
+{
+	const struct tunable *tu = tunable_find(name);
+
+	if (!tu)
+		return -1;
+	*v = tunable_value(t, tu);
+	return 0;
+}
+
 int sched_tunables_set(struct sched_tunables *t, int kver, const char *assignment, char *err,
 		       size_t errlen)
 {

@@ -101,8 +101,8 @@ static int wake_affine_idle(struct sim *sim, int this_cpu, int prev_cpu, int syn
 	return NO_CPU;
 }
 
-static int wake_affine_weight(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
-			      int this_cpu, int prev_cpu, int sync)
+int wake_affine_weight(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
+		       int this_cpu, int prev_cpu, int sync)
 {
 	struct task_struct *curr = current_task(sim);
 	s64 this_eff_load, prev_eff_load;
@@ -161,7 +161,7 @@ bool test_idle_cores(struct sim *sim, int cpu)
 	return sds->has_idle_cores;
 }
 
-static void set_idle_cores(struct sim *sim, int cpu, int val)
+void set_idle_cores(struct sim *sim, int cpu, int val)
 {
 	struct sched_domain_shared *sds = sim->doms.cpu[cpu].sd_llc_shared;
 
@@ -172,7 +172,7 @@ static void set_idle_cores(struct sim *sim, int cpu, int val)
 }
 
 /* __select_idle_cpu(): no SCHED_IDLE tasks or core cookies are modelled. */
-static int __select_idle_cpu(struct sim *sim, int cpu)
+int __select_idle_cpu(struct sim *sim, int cpu)
 {
 	charge(sim, sim->m->costs.scan_cpu_ns);
 	sim->met.sis_scanned++;
@@ -185,7 +185,7 @@ static int __select_idle_cpu(struct sim *sim, int cpu)
  * idle; the first idle thread seen is kept as a fallback, and a busy
  * core's threads leave the scan.
  */
-static int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int *idle_cpu)
+int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int *idle_cpu)
 {
 	const struct cpumask *smt = machine_smt_mask(sim->m, core);
 	bool idle = true;
@@ -210,8 +210,7 @@ static int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int
 }
 
 /* select_idle_smt(): an idle SMT sibling of target (prev's core). */
-static int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
-			   int target)
+int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_domain *sd, int target)
 {
 	int cpu;
 
@@ -305,8 +304,8 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 				bool has_idle_core, int target);
 
 /* select_idle_cpu(), with the CPU time of its scan accounted (met.scan_ns). */
-static int select_idle_cpu(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
-			   bool has_idle_core, int target)
+int select_idle_cpu(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
+		    bool has_idle_core, int target)
 {
 	u64 k0 = sim->kcost_ns;
 	int cpu = select_idle_cpu_scan(sim, p, sd, has_idle_core, target);
@@ -352,7 +351,7 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 	 * and wakee are short: wake locally without scanning.
 	 */
 	if (sched_feat(SIS_SHORT) && !has_idle_core && target == this_cpu &&
-	    5 * nr < 3 * sd->span_weight && sim->rq[target].nr_running <= 1 &&
+	    5LL * nr < 3LL * sd->span_weight && sim->rq[target].nr_running <= 1 &&
 	    is_short_task(sim, p) && is_short_task(sim, sim->rq[target].curr)) {
 		sim->met.hits_sis_short_scan++;
 		return target;

@@ -104,6 +104,12 @@ int wsk_task_recent_used_cpu(const struct task_struct *p)
 	return p->recent_used_cpu;
 }
 
+void wsk_task_set_recent_used_cpu(struct task_struct *p, int cpu)
+{
+	if (cpu >= 0 && cpu < S->nr_cpus)
+		p->recent_used_cpu = cpu;
+}
+
 unsigned long wsk_task_util(const struct task_struct *p)
 {
 	return task_util(p);
@@ -132,6 +138,11 @@ bool wsk_idle_cpu(int cpu)
 bool wsk_available_idle_cpu(int cpu)
 {
 	return available_idle_cpu(S, cpu);
+}
+
+bool wsk_rq_idle(int cpu)
+{
+	return rq_is_idle(&S->rq[cpu]);
 }
 
 bool wsk_sched_idle_cpu(int cpu)
@@ -264,6 +275,98 @@ void wsk_record_wakee(struct task_struct *p)
 
 	if (waker)
 		record_wakee(S, waker, p);
+}
+
+int wsk_wake_affine_weight(struct sched_domain *sd, struct task_struct *p, int this_cpu,
+			   int prev_cpu, int sync)
+{
+	return wake_affine_weight(S, sd, p, this_cpu, prev_cpu, sync);
+}
+
+void wsk_schedstat_ttwu_move_affine(struct sched_domain *sd)
+{
+	sd->ttwu_move_affine++;
+}
+
+int wsk___select_idle_cpu(int cpu, struct task_struct *p)
+{
+	(void)p;
+	return __select_idle_cpu(S, cpu);
+}
+
+int wsk_select_idle_core(struct task_struct *p, int core, struct cpumask *cpus, int *idle_cpu)
+{
+	(void)p;
+	return select_idle_core(S, core, cpus, idle_cpu);
+}
+
+int wsk_select_idle_smt(struct task_struct *p, struct sched_domain *sd, int target)
+{
+	return select_idle_smt(S, p, sd, target);
+}
+
+int wsk_select_idle_cpu(struct task_struct *p, struct sched_domain *sd, bool has_idle_core,
+			int target)
+{
+	return select_idle_cpu(S, p, sd, has_idle_core, target);
+}
+
+void wsk_set_idle_cores(int cpu, int val)
+{
+	set_idle_cores(S, cpu, val);
+}
+
+int wsk_llc_nr_idle_scan(int cpu)
+{
+	struct sched_domain_shared *sds = S->doms.cpu[cpu].sd_llc_shared;
+
+	if (!sds)
+		return -1;
+	line_read(S, &sds->line);
+	return sds->nr_idle_scan;
+}
+
+uint64_t wsk_sis_begin(void)
+{
+	S->met.sis_calls++;
+	return S->kcost_ns;
+}
+
+void wsk_sis_end(uint64_t token)
+{
+	S->met.scan_ns += S->kcost_ns - token;
+}
+
+uint64_t wsk_tunable(const char *name)
+{
+	unsigned long long v;
+
+	return sched_tunable_get(S->tun, name, &v) ? 0 : v;
+}
+
+bool wsk_sched_cluster_active(void)
+{
+	return S->doms.cluster_active;
+}
+
+bool wsk_sched_asym_cpucap_active(void)
+{
+	return S->doms.asym_cpucap_active;
+}
+
+bool wsk_cpus_share_resources(int this_cpu, int that_cpu)
+{
+	return doms_share_resources(&S->doms, this_cpu, that_cpu);
+}
+
+const struct cpumask *wsk_sd_local_group_span(const struct sched_domain *sd)
+{
+	return &sd->groups->span;
+}
+
+int wsk_sd_local_group_flags(const struct sched_domain *sd)
+{
+	return (int)sd->groups->flags;
 }
 
 void wsk_cacheline_init(struct policy_cacheline *l)

@@ -182,5 +182,7 @@ void sched_tunables_diff(const struct sched_tunables *def, const struct sched_tu
 			 char *buf, size_t len);
 /* Print every tunable, one per line, "name = value". */
 void sched_tunables_print(const struct sched_tunables *t, FILE *out);
+/* A tunable by any of its names (as --sysctl takes them); 0, or -1 if there is none. */
+int sched_tunable_get(const struct sched_tunables *t, const char *name, unsigned long long *v);
 
 #endif
