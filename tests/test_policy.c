@@ -212,6 +212,36 @@ static void test_scx_default_order(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * The tutorial's prev_first.c (docs/writing-a-policy.md), loaded as wakesim
+ * loads it, on two-llc (LLCs {0,1} and {2,3}): the waker runs alone on CPU
+ * 0, the wakee last ran on CPU 2, now idle, and everything else is idle.
+ * A sync wake-up: mainline's wake_affine_idle() takes the waker's CPU (it
+ * runs only the waker), then select_idle_sibling() from 0 finds 0 busy and
+ * its LLC-mate 1 idle -> 1. prev_first keeps the wakee on idle CPU 2.
+ */
+static void test_prev_first_tutorial(void **state)
+{
+	(void)state;
+	const struct wakesim_policy *pol;
+	char err[512];
+	struct machine *m = tu_machine("tests/data/two-llc.json");
+	struct sim *sim = tu_sim(m, "default");
+	struct task_struct *p = tu_task(sim, 2);
+
+	assert_int_equal(policy_lookup("build/policies/prev_first.so", &pol, err, sizeof(err)), 0);
+	assert_string_equal(pol->name, "prev-first");
+	tu_busy(sim, 0);
+	policy_sim = sim;
+	sim->this_cpu = 0;
+	assert_int_equal(select_task_rq_fair(sim, p, 2, WF_TTWU | WF_SYNC), 1);
+	p->recent_used_cpu = 2;
+	assert_int_equal(pol->select_task_rq(p, 2, WF_TTWU | WF_SYNC), 2);
+	sim->this_cpu = -1;
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 /* The built-in runs end to end, and says so in its header and JSON. */
 static void test_scx_default_run(void **state)
 {
@@ -236,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_sis_short_plugin),
 		cmocka_unit_test(test_refused_objects),
 		cmocka_unit_test(test_scx_default_order),
+		cmocka_unit_test(test_prev_first_tutorial),
 		cmocka_unit_test(test_scx_default_run),
 	};
 

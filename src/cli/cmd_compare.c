@@ -30,7 +30,7 @@ static char *default_workload[] = { "hackbench", "-g", "32", "-f", "20", "--thre
 				    "--pipe", "-l", "400", "-s", "100", NULL };
 
 static const char compare_usage[] =
-	"Usage: wakesim compare [--machine M] [--kernel K] [--cost-profile P]\n"
+	"Usage: wakesim compare [--machine M] [--kernel K] [--cost-profile P] [--policy P]\n"
 	"                       [--base FEATURES] --test FEATURES | --side NAME=FEATURES...\n"
 	"                       [--runs N] [--seed FIRST] [--loads NAME=V1,V2,...]\n"
 	"                       [--sysctl NAME=VALUE]... [--node N | --cpus LIST]\n"
@@ -40,7 +40,8 @@ static const char compare_usage[] =
 	"Runs every side N times (default 5; seeds FIRST..FIRST+N-1) per load level.\n"
 	"Sides: --base (default \"default\", the --kernel profile's) and --test, named base\n"
 	"and test; or two or more --side NAME=FEATURES, the first being the base every\n"
-	"other is compared with. --loads g=2,4 appends \"-g 2\", then\n"
+	"other is compared with. A side's FEATURES may hold policy=NAME|FILE.so, its\n"
+	"wake-up policy (else --policy's, else mainline). --loads g=2,4 appends \"-g 2\", then\n"
 	"\"-g 4\", to the workload's arguments (overriding the same option there); a\n"
 	"long name appends \"--name V\", or the option a workload names it by\n"
 	"(`wakesim workloads`: tbench clients=8 gives --nprocs 8, pgbench clients=8\n"

@@ -20,13 +20,16 @@
 
 static const char run_usage[] =
 	"Usage: wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F]\n"
-	"                   [--sysctl NAME=VALUE]... [--seed N] [--node N | --cpus LIST]\n"
+	"                   [--policy NAME|FILE.so] [--sysctl NAME=VALUE]... [--seed N]\n"
+	"                   [--node N | --cpus LIST]\n"
 	"                   [--wc-threshold T] [--schedstat FILE] [--trace FILE]\n"
 	"                   [--trace-window FROM:TO] [--json] [-o FILE] [--quiet]\n"
 	"                   -- WORKLOAD [ARGS...]\n"
 	"Runs one simulation and prints the benchmark's output and the run's metrics.\n"
 	"--kernel: v5.12, v6.4 (CFS), v6.6 or mainline (EEVDF, the default): the\n"
 	"profile's pick, wake-up path and defaults (docs/kernel-model.md).\n"
+	"--policy: the wake-up policy, mainline (default), scx-default, or a shared\n"
+	"object built against include/wakesim/policy.h (`wakesim policies`).\n"
 	"--cost-profile: a built-in profile (costs/NAME.json) or a file such as\n"
 	"`wakesim calibrate` writes; it replaces the machine's own costs.\n"
 	"--wc-threshold: the shortest idle-while-a-task-waits interval the\n"

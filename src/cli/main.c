@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "kern/topology.h"
 #include "workload/workload.h"
+#include "policy/registry.h"
 
 
 static const char usage[] =
@@ -18,18 +19,20 @@ static const char usage[] =
 	"\n"
 	"Usage:\n"
 	"  wakesim compare [--machine M] [--kernel K] [--base FEATURES] --test FEATURES\n"
-	"                  | --side NAME=FEATURES... [--runs N] [--seed FIRST]\n"
+	"                  | --side NAME=FEATURES[,policy=P]... [--runs N] [--seed FIRST]\n"
 	"                  [--loads NAME=V1,V2,...] [--sysctl K=V]... [--node N | --cpus LIST]\n"
 	"                  [--sig-level PCT] [-j N] [--json | --csv] [-o FILE] -- WORKLOAD...\n"
 	"  wakesim compare [OPTIONS]  (no workload: S2's hackbench on epyc9654-2s,\n"
 	"                              mainline vs IDLE_DELAY unless --machine/--test)\n"
-	"  wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F] [--sysctl K=V]...\n"
+	"  wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F] [--policy P]\n"
+	"              [--sysctl K=V]...\n"
 	"              [--seed N] [--node N | --cpus LIST] [--json] [-o FILE] -- WORKLOAD...\n"
 	"  wakesim topo [--machine M] [--kernel K]      CPUs and sched domains, like debugfs\n"
 	"  wakesim machines                             built-in machine presets\n"
 	"  wakesim features [--kernel K]                feature switches and their defaults\n"
 	"  wakesim sysctls [--machine M] [--kernel K]   tunables and their defaults\n"
 	"  wakesim workloads [NAME]                     workloads and their flags\n"
+	"  wakesim policies                             wake-up policies for --policy\n"
 	"  wakesim calibrate [--quick] [-o FILE]        measure this machine: a cost profile\n"
 	"  wakesim rerun RESULT.json [-o FILE]          run again what made a --json result\n"
 	"  wakesim replay TRACE [--comm GLOB] [RUN OPTIONS]  a recorded trace (perf sched record,\n"
@@ -232,6 +235,12 @@ int main(int argc, char **argv)
 		return cmd_sysctls(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "workloads"))
 		return cmd_workloads(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "policies")) {
+		if (no_args("policies", argc - 1, argv + 1))
+			return EXIT_USAGE;
+		policy_list(stdout);
+		return 0;
+	}
 	if (!strcmp(argv[1], "rerun"))
 		return cmd_rerun(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "replay"))
