@@ -43,11 +43,9 @@ build/obj/%.o: %.c | build/presets_data.c
 	@echo "  CC $<"; $(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # Only the commands that write result files need the commit; rebuild them when it moves.
-build/obj/src/cli/cmd_run.o build/obj/src/cli/cmd_compare.o build/obj/src/cli/cmd_rerun.o \
-build/san/obj/src/cli/cmd_run.o build/san/obj/src/cli/cmd_compare.o build/san/obj/src/cli/cmd_rerun.o: \
-	CFLAGS += -DWAKESIM_COMMIT='"$(COMMIT)"'
-build/obj/src/cli/cmd_run.o build/obj/src/cli/cmd_compare.o build/obj/src/cli/cmd_rerun.o: build/commit
-build/san/obj/src/cli/cmd_run.o build/san/obj/src/cli/cmd_compare.o build/san/obj/src/cli/cmd_rerun.o: build/commit
+COMMIT_OBJ := $(foreach c,cmd_run cmd_compare cmd_rerun cmd_sweep,build/obj/src/cli/$(c).o build/san/obj/src/cli/$(c).o)
+$(COMMIT_OBJ): CFLAGS += -DWAKESIM_COMMIT='"$(COMMIT)"'
+$(COMMIT_OBJ): build/commit
 build/commit: FORCE
 	@mkdir -p build; echo "$(COMMIT)" | cmp -s - $@ || echo "$(COMMIT)" > $@
 FORCE:

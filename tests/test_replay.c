@@ -338,9 +338,9 @@ static void test_bad_traces(void **state)
 	    ":2: sched_switch: field \"next_pid\": expected an integer >= 0, found \"x\"");
 	BAD("  a-1 [000] d..2. 1.0: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 "
 	    "prev_state=Q ==> next_comm=b next_pid=2 next_prio=120\n", "field \"prev_state\"");
-	/* A line cut short, as a truncated copy ends. */
+	/* A line cut short, as a truncated copy ends: it is no event. */
 	BAD("  a-1 [000] d..2. 1.000001: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 "
-	    "prev_st", ":1: sched_switch: field \"next_comm\": missing");
+	    "prev_st", ":1: the last line has no end of line (a truncated file?)");
 	BAD("  a-1 [000] d..2. 1.0: sched_waking: comm=b prio=120 target_cpu=000\n",
 	    "field \"pid\": missing");
 	BAD("  a-1 [000] d..2. 1.x: sched_waking: comm=b pid=2\n", "expected the time");
@@ -350,6 +350,12 @@ static void test_bad_traces(void **state)
 	BAD("  a-1 [000] d..2. 1.0: sched_stat_runtime: comm=a pid=1 runtime=-5 [ns]\n",
 	    "field \"runtime\"");
 	BAD("\x17\x08\x44tracing6\0garbage", "not a readable trace.dat");
+	/* Found by a bad-input trial: the bad time, not the next word; [-1]; 10^24 ns. */
+	BAD("  a-1 [000] d..2. -5.000000001: sched_waking: comm=b pid=2\n",
+	    "found \"-5.000000001:\"");
+	BAD("  a-1 [-1] d..2. 1.0: sched_waking: comm=b pid=2\n", "CPU number 0..65535");
+	BAD("  a-1 [000] d..2. 1.0: sched_stat_runtime: comm=a pid=1 runtime=999999999999999999999999 "
+	    "[ns]\n", "field \"runtime\": expected ns, at most 3600 s");
 	BAD("ab\0cd\n", ":1: a NUL byte");
 
 	/* trace.dat cut after its first 64 KiB (mid-headers), or with its data overwritten. */
@@ -385,11 +391,109 @@ static void test_bad_traces(void **state)
 	unlink(path);
 }
 
+/*
+ * Found by a bad-input trial, each with its input: a FIFO hung the reader;
+ * a last line cut short parsed as a phantom task; one timestamp hours off
+ * passed without a word; a perf script file of switches alone was called
+ * ftrace text; a task switched in after it exited (a corrupt trace.dat)
+ * kept running and woke a task after its own exit, and the replay hung.
+ */
+static void test_trial_findings(void **state)
+{
+	char out[8192], dir[] = "/tmp/wakesim-trial-XXXXXX";
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tu_sh(out, sizeof(out), "mkfifo %s/fifo && timeout 20 %s replay %s/fifo",
+			       dir, tu_wakesim(), dir), 2);
+	assert_non_null(strstr(out, "/fifo: not a regular file"));
+	/* hand.ftrace.txt's last line (D exits) cut inside its next_pid field: left out. */
+	assert_int_equal(tu_sh(out, sizeof(out), "head -c -17 " TRACES "hand.ftrace.txt > %s/cut.txt "
+			       "&& %s replay %s/cut.txt --comm '[ABD]' --machine tests/data/ideal-2cpu.json",
+			       dir, tu_wakesim(), dir), 0);
+	assert_non_null(strstr(out, "warning: line 29 has no end of line (a truncated file?): left out"));
+	/* The first event a second early: a gap of 1.00001 s in a span of 1.00048 s. */
+	assert_int_equal(tu_sh(out, sizeof(out), "sed '10s/     1.000000:/     0.000000:/' "
+			       TRACES "hand.ftrace.txt > %s/gap.txt "
+			       "&& %s replay %s/gap.txt --machine tests/data/ideal-2cpu.json", dir,
+			       tu_wakesim(), dir), 0);
+	assert_non_null(strstr(out, "warning: 1.000 s without events before line 11"));
+	assert_int_equal(tu_sh(out, sizeof(out), "grep -m1 sched_switch " TRACES "hb.perf.txt > "
+			       "%s/one.txt && %s replay %s/one.txt --machine host", dir, tu_wakesim(), dir),
+			 0);
+	assert_non_null(strstr(out, "(perf script)"));
+	/*
+	 * A (100) exits at 1.000010, yet is switched in again at 1.000020 and
+	 * wakes B, asleep since 1.000005: A is not replayed past its exit, and
+	 * B's wake-up becomes a timed sleep (15 us), so the replay ends.
+	 */
+	FILE *f;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/dead.txt", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("  <idle>-0 [000] d..2. 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=100 next_prio=120\n"
+	      "  <idle>-0 [001] d..2. 1.000001: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=B next_pid=200 next_prio=120\n"
+	      "  B-200 [001] d..2. 1.000005: sched_switch: prev_comm=B prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+	      "  A-100 [000] d..2. 1.000010: sched_switch: prev_comm=A prev_pid=100 prev_prio=120 prev_state=X ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+	      "  <idle>-0 [000] d..2. 1.000020: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=100 next_prio=120\n"
+	      "  A-100 [000] d..3. 1.000020: sched_waking: comm=B pid=200 prio=120 target_cpu=001\n"
+	      "  <idle>-0 [001] d..2. 1.000030: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=B next_pid=200 next_prio=120\n"
+	      "  B-200 [001] d..2. 1.000040: sched_switch: prev_comm=B prev_pid=200 prev_prio=120 prev_state=X ==> next_comm=swapper/1 next_pid=0 next_prio=120\n",
+	      f);
+	fclose(f);
+	struct sched_trace tr;
+	struct replay_plan p;
+	char err[256];
+
+	read_ok(path, &tr);
+	assert_int_equal(replay_derive(&tr, NULL, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.nr_task, 2);
+	assert_int_equal(p.task[0].nr_op, 2);	/* A: RUN 10, EXIT */
+	assert_int_equal(p.task[1].op[1].kind, ROP_SLEEP);	/* B: RUN 4, SLEEP 15, RUN 10, EXIT */
+	assert_int_equal(p.task[1].op[1].ns, 15000);
+	replay_plan_free(&p);
+	sched_trace_free(&tr);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s replay %s --machine tests/data/ideal-2cpu.json",
+			       tu_wakesim(), path), 0);
+	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+}
+
+/*
+ * A plan no trace should give, checked anyway: each task first waits for
+ * the other's wake-up. The first task's wait becomes a sleep of no time,
+ * after which it wakes the second: the replay can end.
+ */
+static void test_plan_complete(void **state)
+{
+	struct rop a[] = { { ROP_BLOCK, -1, 0 }, { ROP_WAKE, 1, 0 }, { ROP_EXIT, -1, 0 } };
+	struct rop b[] = { { ROP_BLOCK, -1, 0 }, { ROP_WAKE, 0, 0 }, { ROP_EXIT, -1, 0 } };
+	struct rtask t[2] = {
+		{ .pid = 1, .external_start = true, .op = a, .nr_op = 3 },
+		{ .pid = 2, .external_start = true, .op = b, .nr_op = 3 },
+	};
+	struct replay_plan p = { .task = t, .nr_task = 2 };
+
+	(void)state;
+	assert_int_equal(replay_plan_complete(&p), 0);
+	assert_int_equal(a[0].kind, ROP_SLEEP);
+	assert_int_equal(a[0].ns, 0);
+	assert_int_equal(b[0].kind, ROP_BLOCK);
+	assert_int_equal(p.anomalies, 1);
+}
+
 static void test_cli_errors(void **state)
 {
 	char out[4096];
 
 	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "%s replay " TRACES "hand.ftrace.txt t.txt",
+			       tu_wakesim()), 2);
+	assert_non_null(strstr(out, "\"t.txt\" is another: replay one trace at a time"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s replay " TRACES "hand.ftrace.txt --wake-flags",
+			       tu_wakesim()), 2);
+	assert_non_null(strstr(out, "option --wake-flags needs a value"));
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host -- replay", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "replay: TRACE missing"));
 	assert_int_equal(tu_sh(out, sizeof(out), "%s replay", tu_wakesim()), 2);
@@ -420,6 +524,8 @@ int main(void)
 		cmocka_unit_test(test_hand_replay),
 		cmocka_unit_test(test_sim_roundtrip),
 		cmocka_unit_test(test_bad_traces),
+		cmocka_unit_test(test_trial_findings),
+		cmocka_unit_test(test_plan_complete),
 		cmocka_unit_test(test_cli_errors),
 	};
 

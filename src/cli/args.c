@@ -65,7 +65,11 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 
 		snprintf(spec_buf, sizeof(spec_buf), "%.*s", (int)n, policy);
 		if (policy_lookup(spec_buf, &spec->policy, err, sizeof(err))) {
-			fprintf(stderr, "wakesim: %s\n", err);
+			/* A side's own policy: say which side. */
+			if (policy != o->policy)
+				fprintf(stderr, "wakesim: %s: %s\n", features_opt, err);
+			else
+				fprintf(stderr, "wakesim: %s\n", err);
 			return -1;
 		}
 	}

@@ -3,11 +3,25 @@
  * the same as `wakesim run [run options] -- replay [replay options] TRACE`
  * (workload/replay.c), spelled as a kernel developer asks the question.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+
+/* run's options that take a value as the next argument. */
+static bool run_takes_value(const char *a)
+{
+	static const char *const v[] = { "--machine", "--kernel", "--cost-profile", "--features",
+		"--policy", "--sysctl", "--seed", "--node", "--cpus", "-o", "--output", "--schedstat",
+		"--trace", "--trace-window", "--wc-threshold", NULL };
+
+	for (int i = 0; v[i]; i++)
+		if (!strcmp(a, v[i]))
+			return true;
+	return false;
+}
 
 /* The replay workload's own options, and whether each takes a value. */
 static int replay_option(const char *a)
@@ -57,11 +71,26 @@ int cmd_replay(int argc, char **argv)
 			return 2;
 		}
 		if (!k) {
+			if (argv[i][0] != '-') {
+				fprintf(stderr, "wakesim replay: one TRACE (%s) is given; \"%s\" is another: "
+					"replay one trace at a time\n", argv[1], argv[i]);
+				free(run);
+				free(wl);
+				return 2;
+			}
 			run[nr++] = argv[i];
+			if (run_takes_value(argv[i]) && i + 1 < argc)
+				run[nr++] = argv[++i];
 			continue;
 		}
 		wl[nw++] = argv[i];
-		if (k == 2 && i + 1 < argc)
+		if (k == 2 && i + 1 >= argc) {
+			fprintf(stderr, "wakesim replay: option %s needs a value\n", argv[i]);
+			free(run);
+			free(wl);
+			return 2;
+		}
+		if (k == 2)
 			wl[nw++] = argv[++i];
 	}
 	wl[nw++] = argv[1];

@@ -19,5 +19,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_rerun(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -35,6 +35,10 @@ static const char usage[] =
 	"  wakesim policies                             wake-up policies for --policy\n"
 	"  wakesim calibrate [--quick] [-o FILE]        measure this machine: a cost profile\n"
 	"  wakesim rerun RESULT.json [-o FILE]          run again what made a --json result\n"
+	"  wakesim sweep PLAN.json [--shard I/N] | --emit parallel|slurm --shards N\n"
+	"                                               a grid of machines x workloads x loads\n"
+	"                                               x policies x seeds (docs/sweeps.md)\n"
+	"  wakesim merge SHARD.json...                  the report of a sharded sweep\n"
 	"  wakesim replay TRACE [--comm GLOB] [RUN OPTIONS]  a recorded trace (perf sched record,\n"
 	"                                               trace-cmd, ftrace) replayed on M\n"
 	"\n"
@@ -245,6 +249,10 @@ int main(int argc, char **argv)
 		return cmd_rerun(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "replay"))
 		return cmd_replay(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sweep"))
+		return cmd_sweep(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "merge"))
+		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "calibrate"))
 		return cmd_calibrate(argc - 1, argv + 1);
 	fprintf(stderr, "wakesim: unknown command \"%s\" (see wakesim --help)\n", argv[1]);

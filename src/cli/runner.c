@@ -29,6 +29,8 @@ int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out,
 	const char *unit = "";
 
 	memset(out, 0, sizeof(*out));
+	/* A sweep runs several machines in one process: cpumasks are sized per run. */
+	nr_cpu_ids = spec->m->topo.nr_cpus;
 	wl = workload_create(spec->argc, spec->argv, &help, out->err, sizeof(out->err));
 	if (!wl)
 		return -1;

@@ -220,7 +220,9 @@ static void on_switch(struct dctx *c, const struct sched_event *e)
 			}
 		}
 	}
-	if (next && next->selected) {
+	if (next && next->selected && next->state == DS_DEAD) {
+		c->plan->anomalies++;	/* it exited: a corrupt or reused pid, not replayed again */
+	} else if (next && next->selected) {
 		if (next->state == DS_UNKNOWN) {
 			/* Queued when the trace began. */
 			struct rtask *t = rt_of(c, next);
@@ -476,6 +478,80 @@ static void finish(struct dctx *c)
 	p->rec_elapsed_ns = last - p->start_ns;
 }
 
+/*
+ * Whatever the trace held, the replay must end. Run the programs with
+ * tokens and no time (a BLOCK passes with a token, WAKE gives one, FORK
+ * starts its child): a BLOCK that can never get its token (a corrupt
+ * trace: the waker's WAKE follows its own exit, or waits on this task)
+ * becomes a sleep of no time, and a task nothing starts is started by the
+ * replay. Timing cannot change what can complete, so the replay then
+ * completes. Returns -1 when out of memory.
+ */
+int replay_plan_complete(struct replay_plan *p)
+{
+	int n = p->nr_task;
+	int *pc = calloc((size_t)n + 1, sizeof(*pc)), *tok = calloc((size_t)n + 1, sizeof(*tok));
+	bool *on = calloc((size_t)n + 1, sizeof(*on));
+
+	if (!pc || !tok || !on) {
+		free(pc);
+		free(tok);
+		free(on);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		on[i] = p->task[i].external_start;
+	for (;;) {
+		bool moved = true;
+
+		while (moved) {
+			moved = false;
+			for (int i = 0; i < n; i++) {
+				const struct rtask *t = &p->task[i];
+
+				while (on[i] && pc[i] < t->nr_op) {
+					const struct rop *o = &t->op[pc[i]];
+
+					if (o->kind == ROP_BLOCK) {
+						if (!tok[i])
+							break;
+						tok[i]--;
+					} else if (o->kind == ROP_WAKE && o->task >= 0) {
+						tok[o->task]++;
+					} else if (o->kind == ROP_FORK && !on[o->task]) {
+						on[o->task] = true;
+					} else if (o->kind == ROP_EXIT) {
+						pc[i] = t->nr_op;
+						break;
+					}
+					pc[i]++;
+					moved = true;
+				}
+			}
+		}
+		/* The first task stuck or never started, in plan order, is freed. */
+		int stuck = -1;
+
+		for (int i = 0; i < n && stuck < 0; i++)
+			if (pc[i] < p->task[i].nr_op)
+				stuck = i;
+		if (stuck < 0)
+			break;
+		p->anomalies++;
+		if (!on[stuck]) {
+			p->task[stuck].external_start = true;
+			on[stuck] = true;
+		} else {
+			p->task[stuck].op[pc[stuck]].kind = ROP_SLEEP;
+			p->task[stuck].op[pc[stuck]].ns = 0;
+		}
+	}
+	free(pc);
+	free(tok);
+	free(on);
+	return 0;
+}
+
 int replay_derive(const struct sched_trace *tr, const struct replay_select *sel,
 		  struct replay_plan *plan, char *err, size_t errlen)
 {
@@ -515,6 +591,8 @@ int replay_derive(const struct sched_trace *tr, const struct replay_select *sel,
 		step(&c, &tr->ev[i]);
 	if (!c.oom)
 		finish(&c);
+	if (!c.oom && replay_plan_complete(plan))
+		c.oom = true;
 	free(c.ds);
 	free(c.cpu_curr);
 	free(c.cpu_since);

@@ -79,6 +79,13 @@ struct replay_select {
 int replay_derive(const struct sched_trace *tr, const struct replay_select *sel,
 		  struct replay_plan *plan, char *err, size_t errlen);
 void replay_plan_free(struct replay_plan *plan);
+/*
+ * Make sure the plan's replay ends (replay_derive() calls it): a BLOCK
+ * that no WAKE can ever satisfy becomes a SLEEP of no time, a task nothing
+ * starts is started by the replay; each counts in anomalies. Returns 0, or
+ * -1 when out of memory.
+ */
+int replay_plan_complete(struct replay_plan *plan);
 
 /* The sum of a task's RUN operations, ns. */
 uint64_t rtask_cpu_ns(const struct rtask *t);

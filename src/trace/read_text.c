@@ -11,6 +11,7 @@
  * A comm may hold spaces: a comm value ends where the field after it starts.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,9 +230,11 @@ static int parse_runtime(struct ctx *c, struct sched_trace *tr, const char *f, s
 		return fail(c, "runtime", "missing", f);
 	if (*v < '0' || *v > '9')
 		return fail(c, "runtime", "expected ns", v);
+	errno = 0;
 	e->val = strtoull(v, &end, 10);
-	if (*end && *end != ' ')
-		return fail(c, "runtime", "expected ns", v);
+	/* update_curr()'s delta: under an hour is already generous. */
+	if ((*end && *end != ' ') || errno || e->val > 3600ULL * 1000000000ULL)
+		return fail(c, "runtime", "expected ns, at most 3600 s", v);
 	return 0;
 }
 
@@ -350,7 +353,8 @@ static int parse_line(struct ctx *c, struct sched_trace *tr, char *s)
 		char *end;
 
 		cpu = strtol(p + 1, &end, 10);
-		if (end > p + 1 && *end == ']' && end[1] == ' ' && isdigit((unsigned char)p[1]))
+		if (end > p + 1 && *end == ']' && end[1] == ' ' &&
+		    (isdigit((unsigned char)p[1]) || (p[1] == '-' && isdigit((unsigned char)p[2]))))
 			break;
 		p++;
 	}
@@ -363,17 +367,21 @@ static int parse_line(struct ctx *c, struct sched_trace *tr, char *s)
 	while (*q == ' ')
 		q++;
 	uint64_t ts;
-	const char *t = parse_time(q, &ts);
+	const char *t = parse_time(q, &ts), *first = q;
+	size_t tl = strcspn(first, " ");
+	bool time_like = tl && first[tl - 1] == ':';
 
-	if (!t) {
-		/* ftrace's context flags ("d..2.", "dNh1."): one token before the time. */
+	/* ftrace's context flags ("d..2.", "dNh1."): one token before the time;
+	 * a token ending in ':' was meant to be the time. */
+	if (!t && !time_like) {
 		q += strcspn(q, " ");
 		while (*q == ' ')
 			q++;
 		t = parse_time(q, &ts);
 	}
 	if (!t || *t != ':')
-		return fail(c, NULL, "expected the time as SECONDS.FRACTION: after [CPU]", q);
+		return fail(c, NULL, "expected the time as SECONDS.FRACTION (seconds below 10^10) "
+			    "after [CPU]", time_like ? first : q);
 	/* hardirq 'h', softirq 's', both 'H': the third flag character. */
 	const char *fl = strchr(p, ']') + 1;
 
@@ -384,8 +392,10 @@ static int parse_line(struct ctx *c, struct sched_trace *tr, char *s)
 	t++;
 	while (*t == ' ')
 		t++;
-	if (!strncmp(t, "sched:", 6))
+	if (!strncmp(t, "sched:", 6)) {
 		t += 6;
+		tr->perf = true;
+	}
 	size_t nl = strcspn(t, ": ");
 
 	if (t[nl] != ':')
@@ -462,6 +472,12 @@ int sched_trace_parse_text(const char *path, const char *buf, size_t len, struct
 				 "line (%zu)", path, c.line, n, sizeof(line) - 1);
 			return -1;
 		}
+		if (pos + n == len && n && buf[len - 1] != '\n' && buf[len - 1] != '\r') {
+			/* A file cut in the middle of its last line (a truncated copy):
+			 * what is left of it would parse as something else. */
+			tr->cut_line = c.line > UINT32_MAX ? UINT32_MAX : (uint32_t)c.line;
+			break;
+		}
 		memcpy(line, buf + pos, n);
 		line[n] = '\0';
 		if (n && line[n - 1] == '\r')
@@ -483,14 +499,18 @@ int sched_trace_parse_text(const char *path, const char *buf, size_t len, struct
 		if (parse_line(&c, tr, line))
 			return -1;
 	}
+	if (!tr->nr && tr->cut_line) {
+		snprintf(err, errlen, "%s:%u: the last line has no end of line (a truncated file?), "
+			 "and no complete event line comes before it", path, tr->cut_line);
+		return -1;
+	}
 	if (!tr->nr) {
 		snprintf(err, errlen, "%s: no sched_switch, sched_waking, sched_wakeup(_new), "
 			 "sched_migrate_task, sched_process_fork or sched_process_exit events "
 			 "(record them with `perf sched record` or `trace-cmd record -e sched`)", path);
 		return -1;
 	}
-	snprintf(tr->format, sizeof(tr->format), "%s",
-		 strstr(buf, ": sched:sched_") ? "perf script" : "ftrace text");
+	snprintf(tr->format, sizeof(tr->format), "%s", tr->perf ? "perf script" : "ftrace text");
 	sched_trace_finish(tr);
 	return 0;
 }

@@ -130,6 +130,11 @@ void sched_trace_finish(struct sched_trace *tr)
 	}
 	if (!sorted)
 		qsort(tr->ev, tr->nr, sizeof(*tr->ev), by_time);
+	for (size_t i = 1; i < tr->nr; i++)
+		if (tr->ev[i].ts_ns - tr->ev[i - 1].ts_ns > tr->max_gap_ns) {
+			tr->max_gap_ns = tr->ev[i].ts_ns - tr->ev[i - 1].ts_ns;
+			tr->max_gap_line = tr->ev[i].line;
+		}
 }
 
 void sched_trace_free(struct sched_trace *tr)
@@ -148,7 +153,8 @@ static bool is_dat(const char *buf, size_t len)
 
 int sched_trace_read(const char *path, struct sched_trace *tr, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY);
+	/* O_NONBLOCK: a FIFO must be refused, not waited on for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
 	struct stat st;
 	char *buf = NULL;
 	size_t len = 0;
@@ -159,8 +165,8 @@ int sched_trace_read(const char *path, struct sched_trace *tr, char *err, size_t
 		return -1;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file (a trace is read whole, twice for "
-			 "trace.dat)", path);
+		snprintf(err, errlen, "%s: not a regular file (a trace is read whole: give a file, not "
+			 "a pipe or a device)", path);
 		goto out;
 	}
 	buf = malloc((size_t)st.st_size + 1);

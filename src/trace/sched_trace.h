@@ -66,6 +66,10 @@ struct sched_trace {
 	bool has_waking;	/* sched_waking present: it names the waker */
 	size_t skipped;		/* lines of other events, kept out */
 	size_t lost;		/* "[LOST N EVENTS]" markers: the trace has holes */
+	uint32_t cut_line;	/* a last line without its newline, left out (0: none) */
+	bool perf;		/* text lines in perf script's layout ("sched:EVENT") */
+	uint64_t max_gap_ns;	/* the longest time between two events */
+	uint32_t max_gap_line;	/* the line (record) after that gap */
 };
 
 /*

@@ -41,6 +41,8 @@ struct replay {
 	char path[512];
 	char format[24];
 	size_t nr_events, lost;
+	uint32_t cut_line, gap_line;
+	uint64_t gap_ns, span_ns;
 	int trace_tasks;
 	struct replay_plan plan;
 	struct rp_task *t;
@@ -253,6 +255,14 @@ static void rp_report(struct sim *sim, struct workload *wl, FILE *out)
 		"other task (timed), %llu of a task not asleep (dropped); waker from %s\n",
 		(unsigned long long)pl->wakes_graph, (unsigned long long)pl->wakes_external,
 		(unsigned long long)pl->wakes_runnable, pl->used_waking ? "sched_waking" : "sched_wakeup");
+	if (rp->cut_line)
+		fprintf(out, "warning: line %u has no end of line (a truncated file?): left out\n",
+			rp->cut_line);
+	/* One event far from the rest is a wrong time more often than a pause. */
+	if (rp->gap_ns > NSEC_PER_SEC && rp->gap_ns > rp->span_ns / 2)
+		fprintf(out, "warning: %.3f s without events before line %u, %.0f%% of the trace's "
+			"span: a wrong timestamp?\n", (double)rp->gap_ns / 1e9, rp->gap_line,
+			100.0 * (double)rp->gap_ns / (double)rp->span_ns);
 	if (pl->inferred_switches)
 		fprintf(out, "switch-ins missing from the trace, inferred: %llu (dated by "
 			"sched_stat_runtime where the trace has it)\n",
@@ -437,6 +447,10 @@ struct workload *replay_create(int argc, char **argv, bool *help, char *err, siz
 	snprintf(rp->format, sizeof(rp->format), "%s", tr.format);
 	rp->nr_events = tr.nr;
 	rp->lost = tr.lost;
+	rp->cut_line = tr.cut_line;
+	rp->gap_ns = tr.max_gap_ns;
+	rp->gap_line = tr.max_gap_line;
+	rp->span_ns = tr.nr ? tr.ev[tr.nr - 1].ts_ns - tr.ev[0].ts_ns : 0;
 	rp->trace_tasks = tr.nr_task;
 	int r = replay_derive(&tr, &sel, &rp->plan, err, errlen);
 

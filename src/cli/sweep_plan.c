@@ -1,0 +1,375 @@
+/*
+ * sweep_plan.c - reading a sweep plan (sweep_plan.h), strictly: every
+ * key known, every value of its type, errors with file, line and key.
+ */
+#include "sweep_plan.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/jsondoc.h"
+#include "sim/jsonpos.h"
+#include "sim/textfile.h"
+
+#define MAX_JOBS 1000000LL
+
+struct pctx {
+	const char *file, *text;
+	size_t len;
+	char *err;
+	size_t errlen;
+};
+
+static int pfail(const struct pctx *c, const char *key, const char *what)
+{
+	int line = json_path_line_or_parent(c->text, c->len, key);
+
+	if (line)
+		snprintf(c->err, c->errlen, "%s:%d: key \"%s\": %s", c->file, line, key, what);
+	else
+		snprintf(c->err, c->errlen, "%s: key \"%s\": %s", c->file, key, what);
+	return -1;
+}
+
+static int check_keys(const struct pctx *c, json_object *o, const char *path,
+		      const char *const *known)
+{
+	json_object_object_foreach(o, k, v) {
+		bool ok = false;
+
+		(void)v;
+		for (int i = 0; known[i]; i++)
+			ok |= !strcmp(k, known[i]);
+		if (!ok) {
+			char key[256], what[512];
+
+			snprintf(key, sizeof(key), "%s%s%s", path, *path ? "." : "", k);
+			snprintf(what, sizeof(what), "unknown key (known here:");
+			for (int i = 0; known[i]; i++) {
+				size_t n = strlen(what);
+
+				snprintf(what + n, sizeof(what) - n, " %s", known[i]);
+			}
+			strncat(what, ")", sizeof(what) - strlen(what) - 1);
+			return pfail(c, key, what);
+		}
+	}
+	return 0;
+}
+
+/* A non-empty string of printable characters, copied. */
+static int get_string(const struct pctx *c, json_object *v, const char *key, char **out)
+{
+	const char *s;
+
+	if (!json_object_is_type(v, json_type_string) || !*(s = json_object_get_string(v)))
+		return pfail(c, key, "expected a non-empty string");
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			return pfail(c, key, "expected a string without control characters");
+	*out = strdup(s);
+	if (!*out)
+		return pfail(c, key, "out of memory");
+	return 0;
+}
+
+/* A load value: a string or an integer, kept as the option's argument. */
+static int get_value(const struct pctx *c, json_object *v, const char *key, char **out)
+{
+	char buf[32];
+
+	if (json_object_is_type(v, json_type_int)) {
+		snprintf(buf, sizeof(buf), "%lld", (long long)json_object_get_int64(v));
+		*out = strdup(buf);
+		return *out ? 0 : pfail(c, key, "out of memory");
+	}
+	return get_string(c, v, key, out);
+}
+
+static int get_array(const struct pctx *c, json_object *o, const char *key, const char *path,
+		     json_object **out, int *n)
+{
+	if (!json_object_object_get_ex(o, key, out))
+		return pfail(c, path, "missing");
+	if (!json_object_is_type(*out, json_type_array) || !json_object_array_length(*out))
+		return pfail(c, path, "expected a non-empty array");
+	if (json_object_array_length(*out) > PLAN_MAX) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "more than %d entries", PLAN_MAX);
+		return pfail(c, path, what);
+	}
+	*n = (int)json_object_array_length(*out);
+	return 0;
+}
+
+static int parse_workload(const struct pctx *c, json_object *o, int i, struct plan_workload *w)
+{
+	static const char *const known[] = { "name", "command", "loads", NULL };
+	char path[64], key[128];
+	json_object *v, *cmd;
+	int n;
+
+	snprintf(path, sizeof(path), "workloads[%d]", i);
+	if (!json_object_is_type(o, json_type_object))
+		return pfail(c, path, "expected an object with \"command\"");
+	if (check_keys(c, o, path, known))
+		return -1;
+	snprintf(key, sizeof(key), "%s.command", path);
+	if (get_array(c, o, "command", key, &cmd, &n))
+		return -1;
+	w->argv = calloc((size_t)n + 1, sizeof(*w->argv));
+	if (!w->argv)
+		return pfail(c, key, "out of memory");
+	for (int k = 0; k < n; k++) {
+		snprintf(key, sizeof(key), "%s.command[%d]", path, k);
+		if (get_string(c, json_object_array_get_idx(cmd, (size_t)k), key, &w->argv[k]))
+			return -1;
+		w->argc++;
+	}
+	snprintf(key, sizeof(key), "%s.name", path);
+	if (json_object_object_get_ex(o, "name", &v) ? get_string(c, v, key, &w->name)
+						      : !(w->name = strdup(w->argv[0])))
+		return w->name ? -1 : pfail(c, key, "out of memory");
+	w->nr_loads = 1;
+	if (!json_object_object_get_ex(o, "loads", &v))
+		return 0;
+	snprintf(key, sizeof(key), "%s.loads", path);
+	if (!json_object_is_type(v, json_type_object) || json_object_object_length(v) != 1)
+		return pfail(c, key, "expected an object of one load name and its values, "
+			     "{\"g\": [2, 8]}");
+	json_object_object_foreach(v, name, vals) {
+		char vkey[192];
+
+		snprintf(vkey, sizeof(vkey), "%s.%s", key, name);
+		if (!*name || name[0] == '-')
+			return pfail(c, vkey, "expected a load name (g, clients, ...), not an option");
+		if (!json_object_is_type(vals, json_type_array) || !json_object_array_length(vals) ||
+		    json_object_array_length(vals) > PLAN_MAX)
+			return pfail(c, vkey, "expected a non-empty array of at most 64 values");
+		w->load_name = strdup(name);
+		if (!w->load_name)
+			return pfail(c, vkey, "out of memory");
+		w->nr_loads = (int)json_object_array_length(vals);
+		for (int k = 0; k < w->nr_loads; k++) {
+			snprintf(vkey, sizeof(vkey), "%s.%s[%d]", key, name, k);
+			if (get_value(c, json_object_array_get_idx(vals, (size_t)k), vkey, &w->load_val[k]))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_policy(const struct pctx *c, json_object *o, int i, struct plan_policy *p)
+{
+	static const char *const known[] = { "name", "features", "policy", NULL };
+	char path[64], key[128];
+	json_object *v;
+	char *feat = NULL, *pol = NULL;
+
+	snprintf(path, sizeof(path), "policies[%d]", i);
+	if (!json_object_is_type(o, json_type_object))
+		return pfail(c, path, "expected an object with \"name\"");
+	if (check_keys(c, o, path, known))
+		return -1;
+	snprintf(key, sizeof(key), "%s.name", path);
+	if (!json_object_object_get_ex(o, "name", &v))
+		return pfail(c, key, "missing");
+	if (get_string(c, v, key, &p->name))
+		return -1;
+	for (const char *q = p->name; *q; q++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.", *q))
+			return pfail(c, key, "a name is letters, digits, '-', '_' or '.'");
+	snprintf(key, sizeof(key), "%s.features", path);
+	if (json_object_object_get_ex(o, "features", &v) && get_string(c, v, key, &feat))
+		return -1;
+	snprintf(key, sizeof(key), "%s.policy", path);
+	if (json_object_object_get_ex(o, "policy", &v) && get_string(c, v, key, &pol)) {
+		free(feat);
+		return -1;
+	}
+	if ((feat && strstr(feat, "policy=")) || (pol && strchr(pol, ','))) {
+		free(feat);
+		free(pol);
+		return pfail(c, path, "a policy goes in \"policy\", a path without commas");
+	}
+	size_t n = (feat ? strlen(feat) : 7) + (pol ? strlen(pol) + 8 : 0) + 1;
+
+	p->features = malloc(n);
+	if (!p->features) {
+		free(feat);
+		free(pol);
+		return pfail(c, path, "out of memory");
+	}
+	snprintf(p->features, n, "%s%s%s", feat ? feat : "default", pol ? ",policy=" : "",
+		 pol ? pol : "");
+	free(feat);
+	free(pol);
+	return 0;
+}
+
+static int parse_root(const struct pctx *c, json_object *root, struct sweep_plan *p)
+{
+	static const char *const known[] = { "name", "machines", "kernel", "workloads", "policies",
+					     "runs", "seed", NULL };
+	json_object *v, *arr;
+	int n;
+
+	if (!json_object_is_type(root, json_type_object))
+		return pfail(c, "", "expected an object with machines, workloads and policies");
+	if (check_keys(c, root, "", known))
+		return -1;
+	if (json_object_object_get_ex(root, "name", &v) ? get_string(c, v, "name", &p->name)
+							 : !(p->name = strdup("sweep")))
+		return -1;
+	if (get_array(c, root, "machines", "machines", &arr, &n))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "machines[%d]", i);
+		if (get_string(c, json_object_array_get_idx(arr, (size_t)i), key, &p->machine[i]))
+			return -1;
+		p->nr_machines++;
+	}
+	if (json_object_object_get_ex(root, "kernel", &v) && get_string(c, v, "kernel", &p->kernel))
+		return -1;
+	if (get_array(c, root, "workloads", "workloads", &arr, &n))
+		return -1;
+	for (int i = 0; i < n; i++, p->nr_workloads++)
+		if (parse_workload(c, json_object_array_get_idx(arr, (size_t)i), i, &p->wl[i]))
+			return -1;
+	if (get_array(c, root, "policies", "policies", &arr, &n))
+		return -1;
+	for (int i = 0; i < n; i++, p->nr_policies++) {
+		if (parse_policy(c, json_object_array_get_idx(arr, (size_t)i), i, &p->pol[i]))
+			return -1;
+		for (int k = 0; k < i; k++)
+			if (!strcmp(p->pol[k].name, p->pol[i].name)) {
+				char key[64];
+
+				snprintf(key, sizeof(key), "policies[%d].name", i);
+				return pfail(c, key, "the same name as an earlier policy");
+			}
+	}
+	p->runs = 5;
+	p->seed = 1;
+	if (json_object_object_get_ex(root, "runs", &v)) {
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 1 ||
+		    json_object_get_int64(v) > 1000)
+			return pfail(c, "runs", "expected an integer 1..1000");
+		p->runs = (int)json_object_get_int64(v);
+	}
+	if (json_object_object_get_ex(root, "seed", &v)) {
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+			return pfail(c, "seed", "expected an integer >= 0");
+		p->seed = (uint64_t)json_object_get_int64(v);
+	}
+	long long per_machine = 0;
+
+	for (int w = 0; w < p->nr_workloads; w++)
+		per_machine += (long long)p->wl[w].nr_loads * p->nr_policies * p->runs;
+	p->nr_jobs = per_machine * p->nr_machines;
+	if (p->nr_jobs > MAX_JOBS)
+		return pfail(c, "", "the grid has more than 10^6 simulations: split the plan");
+	return 0;
+}
+
+int sweep_plan_parse(const char *text, size_t len, const char *file, struct sweep_plan *plan,
+		     char *err, size_t errlen)
+{
+	struct pctx c = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen };
+	json_object *root;
+
+	memset(plan, 0, sizeof(*plan));
+	if (json_doc_parse(text, len, file, &root, err, errlen))
+		return -1;
+	int r = parse_root(&c, root, plan);
+
+	json_object_put(root);
+	if (!r) {
+		plan->text = malloc(len + 1);
+		if (!plan->text) {
+			snprintf(err, errlen, "%s: out of memory", file);
+			r = -1;
+		} else {
+			memcpy(plan->text, text, len);
+			plan->text[len] = '\0';
+			plan->len = len;
+			plan->hash = 1469598103934665603ULL;
+			for (size_t i = 0; i < len; i++)
+				plan->hash = (plan->hash ^ (unsigned char)text[i]) * 1099511628211ULL;
+		}
+	}
+	if (r)
+		sweep_plan_free(plan);
+	return r;
+}
+
+int sweep_plan_load(const char *file, struct sweep_plan *plan, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+
+	memset(plan, 0, sizeof(*plan));
+	if (text_file_read(file, "sweep plan", &text, &len, err, errlen))
+		return -1;
+	int r = sweep_plan_parse(text, len, file, plan, err, errlen);
+
+	free(text);
+	return r;
+}
+
+void sweep_plan_free(struct sweep_plan *p)
+{
+	free(p->name);
+	free(p->text);
+	free(p->kernel);
+	for (int i = 0; i < PLAN_MAX; i++) {
+		free(p->machine[i]);
+		free(p->pol[i].name);
+		free(p->pol[i].features);
+		struct plan_workload *w = &p->wl[i];
+
+		for (int k = 0; w->argv && k < w->argc; k++)
+			free(w->argv[k]);
+		free(w->argv);
+		free(w->name);
+		free(w->load_name);
+		for (int k = 0; k < PLAN_MAX; k++)
+			free(w->load_val[k]);
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+void sweep_plan_job(const struct sweep_plan *p, long long j, struct plan_job *c)
+{
+	long long per_level = (long long)p->nr_policies * p->runs, per_machine = 0;
+
+	for (int w = 0; w < p->nr_workloads; w++)
+		per_machine += p->wl[w].nr_loads * per_level;
+	c->machine = (int)(j / per_machine);
+	j %= per_machine;
+	c->workload = 0;
+	while (j >= p->wl[c->workload].nr_loads * per_level)
+		j -= p->wl[c->workload++].nr_loads * per_level;
+	c->load = (int)(j / per_level);
+	j %= per_level;
+	c->policy = (int)(j / p->runs);
+	c->run = (int)(j % p->runs);
+}
+
+long long sweep_plan_index(const struct sweep_plan *p, const struct plan_job *c)
+{
+	long long per_level = (long long)p->nr_policies * p->runs, per_machine = 0, j;
+
+	for (int w = 0; w < p->nr_workloads; w++)
+		per_machine += p->wl[w].nr_loads * per_level;
+	j = c->machine * per_machine;
+	for (int w = 0; w < c->workload; w++)
+		j += p->wl[w].nr_loads * per_level;
+	return j + c->load * per_level + (long long)c->policy * p->runs + c->run;
+}

@@ -1,0 +1,253 @@
+/*
+ * test_sweep.c - `wakesim sweep` and `wakesim merge`: the plan's job
+ * numbering, shards merged into the unsharded report byte for byte (also
+ * through the emitted GNU parallel script, run for real with two job
+ * slots, and through Slurm when a cluster answers on this machine),
+ * malformed plans and shard sets refused with the file and the key.
+ */
+#include "testutil.h"
+
+#include "cli/sweep_plan.h"
+
+#define PLAN "tests/data/sweep/small.json"
+
+static char dir[] = "/tmp/wakesim-sweep-XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char out[256];
+
+	(void)state;
+	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+	return 0;
+}
+
+/*
+ * small.json: 2 machines; hb at g=1,2 and context_switch1 at tasks=2 (3
+ * levels); 3 policies; 2 runs: 2 x 3 x 3 x 2 = 36 jobs, machine-major.
+ * Job 19 = machine 1, then 19 - 18 = 1: workload 0, level 0, policy 0,
+ * run 1. Job 35 is the last: machine 1, workload 1 (its only level),
+ * policy 2, run 1.
+ */
+static void test_plan_numbering(void **state)
+{
+	struct sweep_plan p;
+	struct plan_job c;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(sweep_plan_load(PLAN, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.nr_jobs, 36);
+	assert_int_equal(p.seed, 3);
+	assert_string_equal(p.pol[2].features, "default,policy=scx-default");
+	sweep_plan_job(&p, 19, &c);
+	assert_int_equal(c.machine, 1);
+	assert_int_equal(c.workload, 0);
+	assert_int_equal(c.load, 0);
+	assert_int_equal(c.policy, 0);
+	assert_int_equal(c.run, 1);
+	sweep_plan_job(&p, 35, &c);
+	assert_int_equal(c.machine, 1);
+	assert_int_equal(c.workload, 1);
+	assert_int_equal(c.load, 0);
+	assert_int_equal(c.policy, 2);
+	assert_int_equal(c.run, 1);
+	for (long long j = 0; j < p.nr_jobs; j++) {
+		sweep_plan_job(&p, j, &c);
+		assert_int_equal(sweep_plan_index(&p, &c), j);
+	}
+	sweep_plan_free(&p);
+}
+
+static void test_shards_merge_to_the_same_report(void **state)
+{
+	char out[8192];
+
+	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --quiet -j 1 -o %s/full.txt",
+			       tu_wakesim(), dir), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --quiet -j 2 -o %s/full2.txt && "
+			       "cmp %s/full.txt %s/full2.txt", tu_wakesim(), dir, dir, dir), 0);
+	for (int i = 1; i <= 4; i++)
+		assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --quiet --shard %d/4 -o "
+				       "%s/s%d.json", tu_wakesim(), i, dir, i), 0);
+	/* In any order of the shard files. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s merge %s/s3.json %s/s1.json %s/s4.json %s/s2.json "
+			       "-o %s/merged.txt && cmp %s/full.txt %s/merged.txt", tu_wakesim(), dir,
+			       dir, dir, dir, dir, dir, dir), 0);
+	/* 36 jobs in 4 shards: 9 each, job j in shard j mod 4 + 1. */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -c '[.results[].job]' %s/s2.json", dir), 0);
+	assert_string_equal(out, "[1,5,9,13,17,21,25,29,33]\n");
+	/* The report has a table per machine and workload, and the sides' changes. */
+	assert_int_equal(tu_sh(out, sizeof(out), "grep -c '^== machine' %s/full.txt", dir), 0);
+	assert_string_equal(out, "4\n");
+	assert_int_equal(tu_sh(out, sizeof(out), "%s merge --json %s/s1.json %s/s2.json %s/s3.json "
+			       "%s/s4.json | jq '.tables | length'", tu_wakesim(), dir, dir, dir, dir), 0);
+	assert_string_equal(out, "4\n");
+}
+
+static void test_merge_refuses(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --quiet --shard 1/2 -o %s/a1.json "
+			       "&& %s sweep " PLAN " --quiet --shard 2/2 -o %s/a2.json", tu_wakesim(), dir,
+			       tu_wakesim(), dir), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s merge %s/a1.json", tu_wakesim(), dir), 2);
+	assert_non_null(strstr(out, "job 1 (machine tests/data/two-llc.json, workload hb, policy "
+				    "mainline, seed 4) has no result: shard 2 of 2 is missing"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s merge %s/a1.json %s/a1.json", tu_wakesim(), dir,
+			       dir), 2);
+	assert_non_null(strstr(out, "job 0 is in two shards"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s merge %s/a1.json %s/s2.json", tu_wakesim(), dir,
+			       dir), 2);
+	assert_non_null(strstr(out, "s2.json: a shard of 4, "));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s merge " PLAN, tu_wakesim()), 2);
+	assert_non_null(strstr(out, "small.json: not a wakesim sweep shard"));
+	/* A shard of another plan: the same grid with another seed. */
+	assert_int_equal(tu_sh(out, sizeof(out), "sed 's/\"seed\": 3/\"seed\": 4/' " PLAN " > "
+			       "%s/other.json && %s sweep %s/other.json --quiet --shard 2/2 -o %s/b2.json",
+			       dir, tu_wakesim(), dir, dir), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s merge %s/a1.json %s/b2.json", tu_wakesim(), dir,
+			       dir), 2);
+	assert_non_null(strstr(out, "b2.json: a shard of another plan"));
+}
+
+static void expect_plan_error(const char *json, const char *needle)
+{
+	char out[4096], path[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(json, f);
+	fclose(f);
+	int st = tu_sh(out, sizeof(out), "%s sweep %s --quiet", tu_wakesim(), path);
+
+	if (st != 2 || !strstr(out, needle) || !strstr(out, path)) {
+		print_error("status %d, wanted the path and \"%s\":\n%s\n", st, needle, out);
+		fail();
+	}
+}
+
+static void test_malformed_plans(void **state)
+{
+	(void)state;
+	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}],\n"
+			  " \"policies\": [{\"name\": \"a\"}], \"seeds\": 3}",
+			  ":2: key \"seeds\": unknown key (known here: name machines kernel workloads "
+			  "policies runs seed)");
+	expect_plan_error("{\"machines\": [], \"workloads\": [], \"policies\": []}",
+			  ":1: key \"machines\": expected a non-empty array");
+	expect_plan_error("{\"machines\": [\"host\"],\n \"workloads\": [\n  {\"name\": \"x\"}],\n"
+			  " \"policies\": [{\"name\": \"a\"}]}",
+			  ":3: key \"workloads[0].command\": missing");
+	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"], "
+			  "\"loads\": {\"-g\": [1]}}], \"policies\": [{\"name\": \"a\"}]}",
+			  "key \"workloads[0].loads.-g\": expected a load name");
+	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}],\n"
+			  " \"policies\": [{\"name\": \"a\"},\n {\"name\": \"a\"}]}",
+			  ":3: key \"policies[1].name\": the same name as an earlier policy");
+	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
+			  "\"policies\": [{\"name\": \"a\"}], \"runs\": 0}",
+			  "key \"runs\": expected an integer 1..1000");
+	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
+			  "\"policies\": [{\"name\": \"a\"}],}", ":1:");
+	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\", "
+			  "\"--bogus\"]}], \"policies\": [{\"name\": \"a\"}]}",
+			  ": workloads[0]: hackbench: unknown option \"--bogus\"");
+	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
+			  "\"policies\": [{\"name\": \"a\", \"features\": \"NO_SUCH\"}]}",
+			  ": policies[0]: ");
+	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
+			  "\"policies\": [{\"name\": \"a\", \"policy\": \"nope\"}]}",
+			  "\"nope\": not a built-in policy");
+}
+
+/* The emitted GNU parallel script, run for real: 3 shards on 2 job slots. */
+static void test_emit_parallel(void **state)
+{
+	char out[8192];
+
+	(void)state;
+	if (tu_sh(out, sizeof(out), "command -v parallel")) {
+		print_message("GNU parallel is not installed (tools/install-deps.sh installs it)\n");
+		fail();
+	}
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --quiet -o %s/full.txt && %s sweep "
+			       PLAN " --emit parallel --shards 3 -j 2 --out-dir %s/par -o %s/par.sh",
+			       tu_wakesim(), dir, tu_wakesim(), dir, dir), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "grep -c 'parallel --halt now,fail=1 -j 2 ' %s/par.sh",
+			       dir), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "sh %s/par.sh > %s/par.out && cmp %s/full.txt "
+			       "%s/par/report.txt && ls %s/par | tr '\\n' ' '", dir, dir, dir, dir, dir), 0);
+	assert_string_equal(out, "report.txt shard-1.json shard-2.json shard-3.json ");
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --emit parallel --shards 2 "
+			       "--sshlogin 2/:,2/otherhost -o %s/ssh.sh && grep -c -- '--sshlogin "
+			       "2/:,2/otherhost' %s/ssh.sh", tu_wakesim(), dir, dir), 0);
+}
+
+/*
+ * The emitted Slurm job array, submitted to this machine's cluster when
+ * one answers (sinfo): its merged shards give the unsharded report.
+ */
+static void test_emit_slurm(void **state)
+{
+	char out[8192];
+
+	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --emit slurm --shards 3 --out-dir "
+			       "%s/slu -o %s/slurm.sh && grep -c '^#SBATCH --array=1-3$' %s/slurm.sh",
+			       tu_wakesim(), dir, dir, dir), 0);
+	if (tu_sh(out, sizeof(out), "timeout 5 sinfo -h -o %%T | grep -q idle")) {
+		print_message("no idle Slurm node answers here: the script was written, not submitted\n");
+		skip();
+	}
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --quiet -o %s/full.txt && "
+			       "jid=$(sbatch --parsable %s/slurm.sh) && for i in $(seq 1 120); do "
+			       "sleep 1; [ -z \"$(squeue -h -j $jid)\" ] && break; done && %s merge "
+			       "%s/slu/shard-*.json -o %s/slu/report.txt && cmp %s/full.txt "
+			       "%s/slu/report.txt", tu_wakesim(), dir, dir, tu_wakesim(), dir, dir, dir,
+			       dir), 0);
+}
+
+static void test_cli_errors(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --shard 5/4", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "--shard \"5/4\": expected I/N with 1 <= I <= N"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --emit slurm", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "--emit needs --shards N"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --emit pbs --shards 2",
+			       tu_wakesim()), 2);
+	assert_non_null(strstr(out, "--emit \"pbs\": expected parallel or slurm"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep /nonexistent.json", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "/nonexistent.json"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s merge", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "SHARD.json missing"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_numbering),
+		cmocka_unit_test(test_shards_merge_to_the_same_report),
+		cmocka_unit_test(test_merge_refuses),
+		cmocka_unit_test(test_malformed_plans),
+		cmocka_unit_test(test_emit_parallel),
+		cmocka_unit_test(test_emit_slurm),
+		cmocka_unit_test(test_cli_errors),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
