@@ -166,6 +166,51 @@ static void test_refused_objects(void **state)
 	assert_non_null(strstr(out, "\"nope\": not a built-in policy"));
 }
 
+/*
+ * Found by a new-user trial: a policy that crashed killed wakesim without a
+ * word (run) or as "worker process died" (compare -j); a policy answering
+ * CPUs the task may not use was silently corrected.
+ */
+static void test_misbehaving_policies(void **state)
+{
+	char out[8192];
+
+	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --policy "
+			       "build/test-policies/crash.so -- hackbench -g 1 -l 200", tu_wakesim()), 1);
+	assert_non_null(strstr(out, "--policy build/test-policies/crash.so crashed in one of its hooks "
+				    "(SIGSEGV): the run is lost"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine host --runs 2 -j 2 --side "
+			       "a=default --side b=policy=build/test-policies/crash.so -- hackbench -g 1 "
+			       "-l 200", tu_wakesim()), 1);
+	assert_non_null(strstr(out, "crashed in one of its hooks (SIGSEGV)"));
+	assert_non_null(strstr(out, "worker process exited with status 1 (its message is above)"));
+	/*
+	 * Every wake-up (try_to_wake_up() of a sleeper) and fork of a task free
+	 * to move asks the policy once, so the warning counts the run's own
+	 * wakeups + forks.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "{ %s run --machine host --policy "
+			       "build/test-policies/bad_cpu.so --json -- hackbench -g 1 -l 10 > "
+			       "/tmp/wakesim-badcpu.json; } 2>&1 && jq '.metrics.wakeups + .metrics.forks' "
+			       "/tmp/wakesim-badcpu.json", tu_wakesim()), 0);
+	const char *warn = strstr(out, "the policy returned a CPU the task may not run on ");
+
+	assert_non_null(warn);
+	long n = strtol(warn + strlen("the policy returned a CPU the task may not run on "), NULL, 10);
+	/* jq's answer is the last line. */
+	size_t len = strlen(out);
+
+	while (len && out[len - 1] == '\n')
+		out[--len] = '\0';
+	const char *last = strrchr(out, '\n');
+	long asked = strtol(last ? last + 1 : out, NULL, 10);
+
+	assert_true(n > 40);
+	assert_int_equal(n, asked);
+	unlink("/tmp/wakesim-badcpu.json");
+}
+
 /* Run scx-default's selection for p (prev_cpu) from this_cpu. */
 static int scx_pick(struct sim *sim, struct task_struct *p, int prev, int flags, int this_cpu)
 {
@@ -265,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_idle_delay_plugin),
 		cmocka_unit_test(test_sis_short_plugin),
 		cmocka_unit_test(test_refused_objects),
+		cmocka_unit_test(test_misbehaving_policies),
 		cmocka_unit_test(test_scx_default_order),
 		cmocka_unit_test(test_prev_first_tutorial),
 		cmocka_unit_test(test_scx_default_run),

@@ -118,6 +118,18 @@ static void test_merge_refuses(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "%s merge %s/a1.json %s/b2.json", tu_wakesim(), dir,
 			       dir), 2);
 	assert_non_null(strstr(out, "b2.json: a shard of another plan"));
+	/* Found by a new-user trial: hand-edited shards were rendered. */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq '.results[0].value = \"0.5\"' %s/a1.json > "
+			       "%s/e1.json && %s merge %s/e1.json %s/a2.json", dir, dir, tu_wakesim(), dir,
+			       dir), 2);
+	assert_non_null(strstr(out, "e1.json: results[0] (job 0): expected a finite number value"));
+	assert_int_equal(tu_sh(out, sizeof(out), "jq '.results[0].job = 1' %s/a1.json > %s/e2.json && "
+			       "%s merge %s/e2.json %s/a2.json", dir, dir, tu_wakesim(), dir, dir), 2);
+	assert_non_null(strstr(out, "e2.json: results[0]: job 1 is not one of shard 1/2's"));
+	assert_int_equal(tu_sh(out, sizeof(out), "jq '.plan |= sub(\"\\\"runs\\\": 2\"; "
+			       "\"\\\"runs\\\": 3\")' %s/a1.json > %s/e3.json && %s merge %s/e3.json "
+			       "%s/a2.json", dir, dir, tu_wakesim(), dir, dir), 2);
+	assert_non_null(strstr(out, "e3.json: its plan text does not hash to its plan_hash"));
 }
 
 static void expect_plan_error(const char *json, const char *needle)
@@ -163,13 +175,29 @@ static void test_malformed_plans(void **state)
 			  "\"policies\": [{\"name\": \"a\"}],}", ":1:");
 	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\", "
 			  "\"--bogus\"]}], \"policies\": [{\"name\": \"a\"}]}",
-			  ": workloads[0]: hackbench: unknown option \"--bogus\"");
+			  ":1: key \"workloads[0]\": hackbench: unknown option \"--bogus\"");
 	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\", \"features\": \"NO_SUCH\"}]}",
-			  ": policies[0]: ");
+			  ":1: key \"policies[0]\": unknown feature \"NO_SUCH\"");
 	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\", \"policy\": \"nope\"}]}",
 			  "\"nope\": not a built-in policy");
+	/* Found by a new-user trial: duplicates, a saturated seed, errors without a line. */
+	expect_plan_error("{\"machines\": [\"host\",\n \"host\"], \"workloads\": [{\"command\": "
+			  "[\"hackbench\"]}], \"policies\": [{\"name\": \"a\"}]}",
+			  ":1: key \"machines[1]\": the same machine as an earlier one");
+	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]},\n"
+			  " {\"command\": [\"hackbench\", \"-p\"]}], \"policies\": [{\"name\": \"a\"}]}",
+			  ":2: key \"workloads[1]\": the same name as an earlier workload");
+	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"], "
+			  "\"loads\": {\"g\": [1, 1]}}], \"policies\": [{\"name\": \"a\"}]}",
+			  "key \"workloads[0].loads.g[1]\": the same load value as an earlier one");
+	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
+			  "\"policies\": [{\"name\": \"a\"}], \"seed\": 99999999999999999999999}",
+			  "key \"seed\": expected an integer 0..2^63-1-runs");
+	expect_plan_error("{\"machines\": [\n \"no-such-machine\"], \"workloads\": [{\"command\": "
+			  "[\"hackbench\"]}], \"policies\": [{\"name\": \"a\"}]}",
+			  ":1: key \"machines[0]\": unknown machine");
 }
 
 /* The emitted GNU parallel script, run for real: 3 shards on 2 job slots. */

@@ -7,10 +7,11 @@ set -eu
 # libtraceevent-dev: the test that reads --trace back; libhwloc-dev:
 # --machine hwloc:FILE; libtracecmd-dev (and libtracefs-dev, which its
 # pkg-config file needs): replay of trace-cmd's trace.dat; python3: a test
-# that corrupts a trace.dat; parallel: the test of sweep --emit parallel.
+# that corrupts a trace.dat; parallel: the test of sweep --emit parallel;
+# bc: bench/policy.
 # (Slurm is optional: with slurmctld and slurmd running, the sweep test
 # also submits its job array; docs/sweeps.md.)
-pkgs="gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench jq time gnuplot-nox libtraceevent-dev libhwloc-dev libtracecmd-dev libtracefs-dev python3 parallel"
+pkgs="gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench jq time gnuplot-nox libtraceevent-dev libhwloc-dev libtracecmd-dev libtracefs-dev python3 parallel bc"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

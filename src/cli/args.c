@@ -28,6 +28,14 @@ int load_machine(const struct common_opts *o, struct machine *m)
 	return 0;
 }
 
+void warn_policy_fallbacks(const char *cmd, unsigned long long n)
+{
+	if (n)
+		fprintf(stderr, "wakesim %s: warning: the policy returned a CPU the task may not run "
+			"on %llu times; each was replaced by the task's first allowed CPU, as "
+			"select_fallback_rq() does\n", cmd, n);
+}
+
 int build_spec(const struct common_opts *o, const struct machine *m, const char *features,
 	       const char *features_opt, struct run_spec *spec)
 {

@@ -42,6 +42,12 @@ int load_machine(const struct common_opts *o, struct machine *m);
 int build_spec(const struct common_opts *o, const struct machine *m, const char *features,
 	       const char *features_opt, struct run_spec *spec);
 
+/*
+ * After runs with a --policy: warn (stderr) if it returned CPUs the task
+ * may not run on, n in all; they were replaced by the first allowed one.
+ */
+void warn_policy_fallbacks(const char *cmd, unsigned long long n);
+
 /* The long option --policy, handled by common_opt(). */
 #define OPT_POLICY 1100
 

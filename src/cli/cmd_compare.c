@@ -434,6 +434,13 @@ int cmd_compare(int argc, char **argv)
 			goto done;
 		}
 	}
+	{
+		unsigned long long fb = 0;
+
+		for (int j = 0; j < njob; j++)
+			fb += out[j].met.policy_fallbacks;
+		warn_policy_fallbacks("compare", fb);
+	}
 	for (int j = 0; j < njob; j++)
 		if (!out[j].ok) {
 			fprintf(stderr, "wakesim compare: load %s, side %s, seed %llu: %s\n",

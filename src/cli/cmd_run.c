@@ -339,6 +339,7 @@ int cmd_run(int argc, char **argv)
 	struct metrics_view mv;
 
 	metrics_view(&res.met, cpumask_weight(&spec.allowed), &mv);
+	warn_policy_fallbacks("run", (unsigned long long)res.met.policy_fallbacks);
 	if (out_open(&ob)) {
 		fprintf(stderr, "wakesim: out of memory\n");
 		free(report);

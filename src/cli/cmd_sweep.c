@@ -26,6 +26,7 @@
 #include "report/compare_out.h"
 #include "report/progress.h"
 #include "sim/jsondoc.h"
+#include "sim/jsonpos.h"
 #include "sim/textfile.h"
 #include "sweep_plan.h"
 #include "workload/workload.h"
@@ -74,6 +75,15 @@ static void show_progress(int done, int n, void *arg)
 	progress_update(arg, done);
 }
 
+/* "FILE:LINE: key \"K\"" of the plan, for errors found after parsing. */
+static void where(const char *file, const struct sweep_plan *p, const char *key, char *buf,
+		  size_t len)
+{
+	int line = json_path_line_or_parent(p->text, p->len, key);
+
+	snprintf(buf, len, "%s:%d: key \"%s\"", file, line, key);
+}
+
 /* Machines, specs and workload command lines; prints the error. */
 static int prepare(const char *file, const struct sweep_plan *p, struct sweep_run *r)
 {
@@ -117,8 +127,12 @@ static int prepare(const char *file, const struct sweep_plan *p, struct sweep_ru
 				char opt[80];
 
 				if (workload_load_option(wl->argv[0], wl->load_name, opt, sizeof(opt))) {
-					fprintf(stderr, "wakesim sweep: %s: workloads[%d].loads: \"%s\" is not "
-						"an option name of %s\n", file, w, wl->load_name, wl->argv[0]);
+					char key[64], at[512];
+
+					snprintf(key, sizeof(key), "workloads[%d].loads", w);
+					where(file, p, key, at, sizeof(at));
+					fprintf(stderr, "wakesim sweep: %s: \"%s\" is not an option name of %s\n",
+						at, wl->load_name, wl->argv[0]);
 					return -1;
 				}
 				a[n++] = strdup(opt);
@@ -129,8 +143,12 @@ static int prepare(const char *file, const struct sweep_plan *p, struct sweep_ru
 			struct workload *x = workload_create(n, a, &help, err, sizeof(err));
 
 			if (!x) {
-				fprintf(stderr, "wakesim sweep: %s: workloads[%d]%s%s: %s\n", file, w,
-					wl->load_name ? " at " : "", wl->load_name ? wl->load_val[l] : "",
+				char key[64], at[512];
+
+				snprintf(key, sizeof(key), "workloads[%d]", w);
+				where(file, p, key, at, sizeof(at));
+				fprintf(stderr, "wakesim sweep: %s%s%s: %s\n", at,
+					wl->load_name ? " at load " : "", wl->load_name ? wl->load_val[l] : "",
 					help ? "--help is not a workload" : err);
 				return -1;
 			}
@@ -138,16 +156,22 @@ static int prepare(const char *file, const struct sweep_plan *p, struct sweep_ru
 		}
 	}
 	for (int m = 0; m < p->nr_machines; m++) {
-		o.machine = p->machine[m];
-		if (load_machine(&o, &r->m[m]))
+		char key[32], at[512], err[512];
+
+		snprintf(key, sizeof(key), "machines[%d]", m);
+		where(file, p, key, at, sizeof(at));
+		if (machine_load(p->machine[m], &r->m[m], err, sizeof(err))) {
+			fprintf(stderr, "wakesim sweep: %s: %.300s\n", at, err);
 			return -1;
+		}
 		for (int w = 0; w < p->nr_workloads; w++)
 			for (int l = 0; l < p->wl[w].nr_loads; l++)
 				for (int pol = 0; pol < p->nr_policies; pol++) {
 					struct run_spec *s = &r->spec[spec_index(p, m, w, l, pol)];
-					char what[128];
+					char what[512], pk[32];
 
-					snprintf(what, sizeof(what), "%s: policies[%d]", file, pol);
+					snprintf(pk, sizeof(pk), "policies[%d]", pol);
+					where(file, p, pk, what, sizeof(what));
 					if (build_spec(&o, &r->m[m], p->pol[pol].features, what, s))
 						return -1;
 					s->argv = r->argv[w][l];
@@ -250,6 +274,11 @@ static int run_shard(const char *file, const struct sweep_plan *p, int si, int s
 			goto done;
 		}
 	}
+	unsigned long long fb = 0;
+
+	for (k = 0; k < n; k++)
+		fb += out[k].met.policy_fallbacks;
+	warn_policy_fallbacks("sweep", fb);
 	json_object *root = json_object_new_object(), *res = json_object_new_array();
 	json_object *ms = json_object_new_array(), *sh = json_object_new_array();
 	char hash[32];
@@ -342,6 +371,127 @@ static json_object *get(json_object *o, const char *key, json_type type)
 	return v;
 }
 
+/* A figure of a result: a finite JSON number of sane size (null: not a number). */
+static bool figure_ok(json_object *v, bool null_ok)
+{
+	if (!v)
+		return null_ok;
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return false;
+	double x = json_object_get_double(v);
+
+	return isfinite(x) && fabs(x) <= 1e18;
+}
+
+static bool keys_only(json_object *o, const char *const *known)
+{
+	json_object_object_foreach(o, k, v) {
+		bool ok = false;
+
+		(void)v;
+		for (int i = 0; known[i]; i++)
+			ok |= !strcmp(k, known[i]);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Everything of a shard document besides its plan: its header, machines
+ * and results, each of the type and size the plan implies. A hand-edited
+ * or foreign document is refused with what is wrong, not rendered.
+ */
+static int check_doc(json_object *doc, const char *name, const struct sweep_plan *p, int *si,
+		     int *sn, char *err, size_t errlen)
+{
+	static const char *const top[] = { "wakesim_sweep", "wakesim_version", "wakesim_commit",
+		"plan_file", "plan_hash", "plan", "shard", "jobs_total", "machines", "results", NULL };
+	static const char *const mkeys[] = { "spec", "name", "nr_cpus", "cost_profile", "idle_states",
+					     NULL };
+	static const char *const rkeys[] = { "job", "value", "unit", "higher_is_better", "metrics",
+					     "idle_exits", NULL };
+	json_object *sh = get(doc, "shard", json_type_array), *v, *ms, *res;
+	char hash[32];
+	int nm = nr_metric_defs < CMP_MAX_METRICS ? nr_metric_defs : CMP_MAX_METRICS;
+
+	if (!keys_only(doc, top))
+		return doc_fail(name, "a key a sweep shard does not have", err, errlen);
+	snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)p->hash);
+	if (strcmp(json_object_get_string(get(doc, "plan_hash", json_type_string)), hash))
+		return doc_fail(name, "its plan text does not hash to its plan_hash (edited?)", err,
+				errlen);
+	if (!json_object_is_type(json_object_array_get_idx(sh, 0), json_type_int) ||
+	    !json_object_is_type(json_object_array_get_idx(sh, 1), json_type_int))
+		return doc_fail(name, "\"shard\": expected [I, N]", err, errlen);
+	*si = json_object_get_int(json_object_array_get_idx(sh, 0));
+	*sn = json_object_get_int(json_object_array_get_idx(sh, 1));
+	if (*sn < 1 || *si < 1 || *si > *sn)
+		return doc_fail(name, "\"shard\": expected [I, N] with 1 <= I <= N", err, errlen);
+	if (!(v = get(doc, "jobs_total", json_type_int)) || json_object_get_int64(v) != p->nr_jobs)
+		return doc_fail(name, "\"jobs_total\" is not its plan's number of jobs", err, errlen);
+	ms = get(doc, "machines", json_type_array);
+	if ((int)json_object_array_length(ms) != p->nr_machines)
+		return doc_fail(name, "\"machines\" does not match its plan's", err, errlen);
+	for (int m = 0; m < p->nr_machines; m++) {
+		json_object *o = json_object_array_get_idx(ms, (size_t)m), *st, *nc, *sp;
+
+		if (!json_object_is_type(o, json_type_object) || !keys_only(o, mkeys) ||
+		    !(sp = get(o, "spec", json_type_string)) ||
+		    strcmp(json_object_get_string(sp), p->machine[m]) ||
+		    !get(o, "name", json_type_string) || !get(o, "cost_profile", json_type_string) ||
+		    !(nc = get(o, "nr_cpus", json_type_int)) || json_object_get_int(nc) < 1 ||
+		    json_object_get_int(nc) > WS_MAX_CPUS || !(st = get(o, "idle_states", json_type_array)) ||
+		    json_object_array_length(st) > WS_MAX_IDLE_STATES) {
+			snprintf(err, errlen, "%s: machines[%d]: expected the plan's machine with name, "
+				 "nr_cpus 1..%d, cost_profile and idle_states", name, m, WS_MAX_CPUS);
+			return -1;
+		}
+		for (size_t i = 0; i < json_object_array_length(st); i++)
+			if (!json_object_is_type(json_object_array_get_idx(st, i), json_type_string))
+				return doc_fail(name, "an idle state name that is not a string", err, errlen);
+	}
+	res = get(doc, "results", json_type_array);
+	for (size_t i = 0; i < json_object_array_length(res); i++) {
+		json_object *o = json_object_array_get_idx(res, i), *mv, *ie, *jv;
+		long long j;
+		struct plan_job c;
+
+		if (!json_object_is_type(o, json_type_object) || !keys_only(o, rkeys) ||
+		    !(jv = get(o, "job", json_type_int)) || (j = json_object_get_int64(jv)) < 0 ||
+		    j >= p->nr_jobs) {
+			snprintf(err, errlen, "%s: results[%zu]: expected a job number 0..%lld", name, i,
+				 p->nr_jobs - 1);
+			return -1;
+		}
+		if (j % *sn != *si - 1) {
+			snprintf(err, errlen, "%s: results[%zu]: job %lld is not one of shard %d/%d's", name,
+				 i, j, *si, *sn);
+			return -1;
+		}
+		sweep_plan_job(p, j, &c);
+		json_object *mj = json_object_array_get_idx(ms, (size_t)c.machine);
+		size_t nst = json_object_array_length(get(mj, "idle_states", json_type_array));
+		bool ok = json_object_object_get_ex(o, "value", &v) && figure_ok(v, false) &&
+			  get(o, "unit", json_type_string) && get(o, "higher_is_better", json_type_boolean) &&
+			  (mv = get(o, "metrics", json_type_array)) &&
+			  (int)json_object_array_length(mv) == nm &&
+			  (ie = get(o, "idle_exits", json_type_array)) && json_object_array_length(ie) == nst;
+
+		for (int d = 0; ok && d < nm; d++)
+			ok = figure_ok(json_object_array_get_idx(mv, (size_t)d), true);
+		for (size_t k = 0; ok && k < nst; k++)
+			ok = figure_ok(json_object_array_get_idx(ie, k), true);
+		if (!ok) {
+			snprintf(err, errlen, "%s: results[%zu] (job %lld): expected a finite number value, "
+				 "unit, higher_is_better, %d metrics and %zu idle_exits, numbers of at most "
+				 "1e18", name, i, j, nm, nst);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Check shard documents against each other and gather every job once. */
 static int gather(json_object *const *docs, const char *const *names, int n, struct merged *mg,
 		  char *err, size_t errlen)
@@ -368,12 +518,11 @@ static int gather(json_object *const *docs, const char *const *names, int n, str
 		    !(ms = get(doc, "machines", json_type_array)))
 			return doc_fail(names[d], "a sweep shard lacks plan_hash, wakesim_commit, plan, "
 					"plan_file, shard, results or machines", err, errlen);
-		int sn = json_object_get_int(json_object_array_get_idx(sh, 1));
+		int sn, si;
 
 		if (!d) {
 			hash0 = hash;
 			commit0 = commit;
-			shards = sn;
 			mg->plan_file = file;
 			mg->machines = ms;
 			if (sweep_plan_parse(text, strlen(text), file, &mg->plan, err, errlen))
@@ -384,21 +533,28 @@ static int gather(json_object *const *docs, const char *const *names, int n, str
 				free(seen);
 				return doc_fail(names[d], "out of memory", err, errlen);
 			}
-			if ((int)json_object_array_length(ms) != mg->plan.nr_machines) {
-				free(seen);
-				return doc_fail(names[d], "its machines do not match its plan", err, errlen);
-			}
 		} else if (strcmp(hash, hash0)) {
 			free(seen);
 			snprintf(err, errlen, "%s: a shard of another plan (plan_hash %s) than %s's (%s)",
 				 names[d], hash, names[0], hash0);
 			return -1;
+		} else if (strcmp(text, mg->plan.text)) {
+			free(seen);
+			return doc_fail(names[d], "its plan text differs from the first shard's (edited?)",
+					err, errlen);
 		} else if (strcmp(commit, commit0)) {
 			free(seen);
 			snprintf(err, errlen, "%s: made by wakesim %s, %s by %s: shards must come from one "
 				 "build", names[d], commit, names[0], commit0);
 			return -1;
-		} else if (sn != shards) {
+		}
+		if (check_doc(doc, names[d], &mg->plan, &si, &sn, err, errlen)) {
+			free(seen);
+			return -1;
+		}
+		if (!d)
+			shards = sn;
+		if (sn != shards) {
 			free(seen);
 			snprintf(err, errlen, "%s: a shard of %d, %s one of %d", names[d], sn, names[0],
 				 shards);
@@ -408,12 +564,6 @@ static int gather(json_object *const *docs, const char *const *names, int n, str
 			json_object *o = json_object_array_get_idx(res, i), *jv = get(o, "job", json_type_int);
 			long long j = jv ? json_object_get_int64(jv) : -1;
 
-			if (j < 0 || j >= mg->plan.nr_jobs || !get(o, "metrics", json_type_array) ||
-			    !get(o, "idle_exits", json_type_array) || !get(o, "unit", json_type_string)) {
-				free(seen);
-				return doc_fail(names[d], "a result without a job number of the plan, "
-						"metrics, idle_exits or unit", err, errlen);
-			}
 			if (seen[j]) {
 				free(seen);
 				snprintf(err, errlen, "%s: job %lld is in two shards (one given twice?)",
@@ -437,6 +587,23 @@ static int gather(json_object *const *docs, const char *const *names, int n, str
 			return -1;
 		}
 	free(seen);
+	/* One workload on one machine reports one unit, one way. */
+	for (long long j = 0; j < mg->plan.nr_jobs; j++) {
+		struct plan_job c;
+
+		sweep_plan_job(&mg->plan, j, &c);
+		c.load = c.policy = c.run = 0;
+		json_object *a = mg->res[sweep_plan_index(&mg->plan, &c)], *b = mg->res[j];
+
+		if (strcmp(json_object_get_string(get(a, "unit", json_type_string)),
+			   json_object_get_string(get(b, "unit", json_type_string))) ||
+		    json_object_get_boolean(get(a, "higher_is_better", json_type_boolean)) !=
+			    json_object_get_boolean(get(b, "higher_is_better", json_type_boolean))) {
+			snprintf(err, errlen, "job %lld: its unit or direction differs from the rest of "
+				 "its workload's (an edited shard?)", j);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -569,10 +736,16 @@ static int render(json_object *const *docs, const char *const *names, int n, boo
 	/* The plan's file by its base name: the same sweep run from elsewhere prints the same. */
 	const char *base = strrchr(mg.plan_file, '/') ? strrchr(mg.plan_file, '/') + 1 : mg.plan_file;
 
+	int levels = 0;
+
+	for (int w = 0; w < p->nr_workloads; w++)
+		levels += p->wl[w].nr_loads;
 	if (!json)
-		fprintf(f, "wakesim sweep %s (%s): %d machines x %d workloads x %d policies x %d "
-			"seeds, %lld simulations\n\n", p->name, base, p->nr_machines,
-			p->nr_workloads, p->nr_policies, p->runs, p->nr_jobs);
+		fprintf(f, "wakesim sweep %s (%s): %d machine%s x %d workload load level%s (%d "
+			"workload%s) x %d polic%s x %d seed%s = %lld simulations\n\n", p->name, base,
+			p->nr_machines, p->nr_machines == 1 ? "" : "s", levels, levels == 1 ? "" : "s",
+			p->nr_workloads, p->nr_workloads == 1 ? "" : "s", p->nr_policies,
+			p->nr_policies == 1 ? "y" : "ies", p->runs, p->runs == 1 ? "" : "s", p->nr_jobs);
 	for (int m = 0; m < p->nr_machines; m++)
 		for (int w = 0; w < p->nr_workloads; w++)
 			if (render_table(&mg, m, w, json, tables, f)) {

@@ -165,7 +165,12 @@ int run_many(int n, const struct run_spec *const *specs, const uint64_t *seeds,
 
 			if (read_all(w[s].fd, o, sizeof(*o))) {
 				memset(o, 0, sizeof(*o));
-				snprintf(o->err, sizeof(o->err), "worker process died");
+				if (WIFSIGNALED(status))
+					snprintf(o->err, sizeof(o->err), "worker process died of signal %d",
+						 WTERMSIG(status));
+				else
+					snprintf(o->err, sizeof(o->err), "worker process exited with status %d "
+						 "(its message is above)", WEXITSTATUS(status));
 			}
 			close(w[s].fd);
 			w[s].pid = 0;

@@ -6,6 +6,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,9 @@ static int parse_workload(const struct pctx *c, json_object *o, int i, struct pl
 			snprintf(vkey, sizeof(vkey), "%s.%s[%d]", key, name, k);
 			if (get_value(c, json_object_array_get_idx(vals, (size_t)k), vkey, &w->load_val[k]))
 				return -1;
+			for (int q = 0; q < k; q++)
+				if (!strcmp(w->load_val[q], w->load_val[k]))
+					return pfail(c, vkey, "the same load value as an earlier one");
 		}
 	}
 	return 0;
@@ -190,6 +194,23 @@ static int parse_policy(const struct pctx *c, json_object *o, int i, struct plan
 	if (json_object_object_get_ex(o, "policy", &v) && get_string(c, v, key, &pol)) {
 		free(feat);
 		return -1;
+	}
+	/* A policy object's relative path is the plan's, as a Makefile's would be. */
+	const char *slash = strrchr(c->file, '/');
+	size_t pl = pol ? strlen(pol) : 0;
+
+	if (pol && pol[0] != '/' && slash && (strchr(pol, '/') || (pl > 3 && !strcmp(pol + pl - 3, ".so")))) {
+		size_t n = (size_t)(slash - c->file) + 1 + pl + 1;
+		char *abs = malloc(n);
+
+		if (!abs) {
+			free(feat);
+			free(pol);
+			return pfail(c, key, "out of memory");
+		}
+		snprintf(abs, n, "%.*s/%s", (int)(slash - c->file), c->file, pol);
+		free(pol);
+		pol = abs;
 	}
 	if ((feat && strstr(feat, "policy=")) || (pol && strchr(pol, ','))) {
 		free(feat);
@@ -234,14 +255,25 @@ static int parse_root(const struct pctx *c, json_object *root, struct sweep_plan
 		if (get_string(c, json_object_array_get_idx(arr, (size_t)i), key, &p->machine[i]))
 			return -1;
 		p->nr_machines++;
+		for (int k = 0; k < i; k++)
+			if (!strcmp(p->machine[k], p->machine[i]))
+				return pfail(c, key, "the same machine as an earlier one");
 	}
 	if (json_object_object_get_ex(root, "kernel", &v) && get_string(c, v, "kernel", &p->kernel))
 		return -1;
 	if (get_array(c, root, "workloads", "workloads", &arr, &n))
 		return -1;
-	for (int i = 0; i < n; i++, p->nr_workloads++)
+	for (int i = 0; i < n; i++, p->nr_workloads++) {
 		if (parse_workload(c, json_object_array_get_idx(arr, (size_t)i), i, &p->wl[i]))
 			return -1;
+		for (int k = 0; k < i; k++)
+			if (!strcmp(p->wl[k].name, p->wl[i].name)) {
+				char key[64];
+
+				snprintf(key, sizeof(key), "workloads[%d]", i);
+				return pfail(c, key, "the same name as an earlier workload (give \"name\")");
+			}
+	}
 	if (get_array(c, root, "policies", "policies", &arr, &n))
 		return -1;
 	for (int i = 0; i < n; i++, p->nr_policies++) {
@@ -264,8 +296,11 @@ static int parse_root(const struct pctx *c, json_object *root, struct sweep_plan
 		p->runs = (int)json_object_get_int64(v);
 	}
 	if (json_object_object_get_ex(root, "seed", &v)) {
-		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-			return pfail(c, "seed", "expected an integer >= 0");
+		/* json-c saturates integers it cannot hold: the largest are refused too. */
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
+		    json_object_get_uint64(v) > (uint64_t)INT64_MAX - (uint64_t)p->runs)
+			return pfail(c, "seed", "expected an integer 0..2^63-1-runs (the seeds are "
+				     "seed..seed+runs-1)");
 		p->seed = (uint64_t)json_object_get_int64(v);
 	}
 	long long per_machine = 0;
@@ -273,8 +308,11 @@ static int parse_root(const struct pctx *c, json_object *root, struct sweep_plan
 	for (int w = 0; w < p->nr_workloads; w++)
 		per_machine += (long long)p->wl[w].nr_loads * p->nr_policies * p->runs;
 	p->nr_jobs = per_machine * p->nr_machines;
-	if (p->nr_jobs > MAX_JOBS)
-		return pfail(c, "", "the grid has more than 10^6 simulations: split the plan");
+	if (p->nr_jobs > MAX_JOBS) {
+		snprintf(c->err, c->errlen, "%s: the plan's grid has %lld simulations, more than 10^6: "
+			 "split it", c->file, p->nr_jobs);
+		return -1;
+	}
 	return 0;
 }
 

@@ -500,8 +500,11 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 	int pulled = 0;
 
 	if (sim->policy && sim->policy->newidle) {
+		struct sim *outer = policy_sim;
+
 		policy_sim = sim;
 		sim->policy->newidle(rq->cpu);
+		policy_sim = outer;
 	}
 
 	if (rq->ttwu_pending)

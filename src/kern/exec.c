@@ -410,8 +410,11 @@ void exec_handle_tick(struct sim *sim, int cpu)
 	nohz_balance_exit_idle(sim, rq);
 	entity_tick(sim, rq);
 	if (sim->policy && sim->policy->task_tick) {
+		struct sim *outer = policy_sim;
+
 		policy_sim = sim;
 		sim->policy->task_tick(cpu, rq->curr);
+		policy_sim = outer;
 	}
 	update_load_avg_se(sim, rq, &rq->curr->se);
 	balance_tick(sim, rq);

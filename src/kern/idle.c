@@ -89,8 +89,11 @@ void idle_enter(struct sim *sim, struct rq *rq)
 		}
 	}
 	if (sim->policy && sim->policy->idle_enter) {
+		struct sim *outer = policy_sim;
+
 		policy_sim = sim;
 		sim->policy->idle_enter(rq->cpu);
+		policy_sim = outer;
 	}
 }
 
@@ -115,8 +118,11 @@ void idle_exit(struct sim *sim, struct rq *rq)
 	u64 exit_ns = sim->m->idle[rq->idle_state].exit_latency_ns;
 
 	if (sim->policy && sim->policy->idle_exit) {
+		struct sim *outer = policy_sim;
+
 		policy_sim = sim;
 		sim->policy->idle_exit(rq->cpu);
+		policy_sim = outer;
 	}
 
 	/*
@@ -140,8 +146,13 @@ bool idle_cpu(struct sim *sim, int cpu)
 	const struct rq *rq = &sim->rq[cpu];
 
 	if (sim->policy && sim->policy->idle_cpu) {
+		struct sim *outer = policy_sim;
+
 		policy_sim = sim;
-		return sim->policy->idle_cpu(cpu);
+		bool idle = sim->policy->idle_cpu(cpu);
+
+		policy_sim = outer;
+		return idle;
 	}	bool idle = rq_is_idle(rq);
 
 	/*

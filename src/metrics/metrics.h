@@ -68,6 +68,8 @@ struct metrics {
 	uint64_t hits_sis_short_affine;	/* SIS_SHORT hook 1 chose the waker's CPU */
 	uint64_t hits_sis_short_scan;	/* SIS_SHORT hook 2 skipped the LLC scan */
 	uint64_t hits_idle_cores_no_smt;/* has_idle_cores reads IDLE_CORES_NO_SMT added */
+	/* A --policy returned a CPU the task may not run on (select_fallback_rq()). */
+	uint64_t policy_fallbacks;
 };
 
 #endif

@@ -4,7 +4,9 @@
 #include "registry.h"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct {
 	const char *name, *summary;
@@ -28,6 +30,48 @@ void policy_list(FILE *out)
 			builtin[i].summary ? builtin[i].summary : builtin[i].policy->summary);
 	fprintf(out, "%-16s %s\n", "FILE.so", "a policy built against include/wakesim/policy.h "
 		"(docs/writing-a-policy.md)");
+}
+
+/*
+ * A policy object is user code in our process: if it crashes in a hook
+ * (policy_sim is set while a hook runs), say so and whose, instead of
+ * dying silently. A fault outside a hook goes to the handler that was
+ * there before (a sanitizer's, or the default), by re-raising it.
+ */
+static const int fatal_sig[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+#define NR_FATAL (sizeof(fatal_sig) / sizeof(fatal_sig[0]))
+static struct sigaction prev_sa[NR_FATAL];
+static char crash_msg[NR_FATAL][600];
+static size_t crash_len[NR_FATAL];
+
+static void policy_fault(int sig)
+{
+	for (size_t i = 0; i < NR_FATAL; i++) {
+		if (fatal_sig[i] != sig)
+			continue;
+		if (policy_sim) {
+			ssize_t r = write(2, crash_msg[i], crash_len[i]);
+
+			(void)r;
+			_exit(1);
+		}
+		sigaction(sig, &prev_sa[i], NULL);
+		return;	/* the faulting instruction faults again, into that handler */
+	}
+}
+
+static void guard_crashes(const char *path)
+{
+	static const char *const names[NR_FATAL] = { "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL" };
+	struct sigaction sa = { .sa_handler = policy_fault };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NR_FATAL; i++) {
+		snprintf(crash_msg[i], sizeof(crash_msg[i]), "wakesim: --policy %.400s crashed in one "
+			 "of its hooks (%s): the run is lost\n", path, names[i]);
+		crash_len[i] = strlen(crash_msg[i]);
+		sigaction(fatal_sig[i], &sa, &prev_sa[i]);
+	}
 }
 
 static int load_object(const char *path, const struct wakesim_policy **out, char *err,
@@ -71,6 +115,7 @@ static int load_object(const char *path, const struct wakesim_policy **out, char
 	}
 	/* Kept loaded for the process's life: simulations hold its hooks. */
 	*out = p;
+	guard_crashes(path);
 	return 0;
 }
 

@@ -46,7 +46,11 @@ double welch_p(const double *a, int na, const double *b, int nb)
 	double df = (va + vb) * (va + vb) /
 		    (va * va / (na - 1) + vb * vb / (nb - 1));
 
-	return 2 * gsl_cdf_tdist_Q(fabs(t), df);
+	if (!isfinite(t) || !isfinite(df))
+		return 1.0;	/* figures too large for the test: no claim of significance */
+	double p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
+
+	return isfinite(p) ? p : 1.0;
 }
 
 double change_pct(double base, double test, bool higher_is_better)

@@ -110,8 +110,13 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen);
 int sim_run(struct sim *sim, char *err, size_t errlen)
 {
 	if (sim->policy && sim->policy->init) {
+		struct sim *outer = policy_sim;
+
 		policy_sim = sim;
-		if (sim->policy->init()) {
+		int r = sim->policy->init();
+
+		policy_sim = outer;
+		if (r) {
 			snprintf(err, errlen, "policy %s: its init() refused this machine (%s)",
 				 sim->policy->name, sim->m->name);
 			return -2;
