@@ -59,6 +59,17 @@ static void test_bad_input(void **state)
 			   "fuzz-crash.xml: not an hwloc XML topology: libhwloc failed on it (it crashed)");
 	expect_usage_error("topo --machine hwloc:tests/data/hwloc/fuzz-malformed.xml",
 			   "fuzz-malformed.xml: not an hwloc XML topology");
+	/*
+	 * Found by a bad-input trial: this machine's lstopo XML with its second
+	 * PU moved to os_index 5 (cpuset 0x20), outside its core's cpuset:
+	 * libhwloc drops it, and wakesim used to read a 1-CPU machine.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "sed '46s/os_index=\"1\" cpuset=\"0x00000002\" "
+			       "complete_cpuset=\"0x00000002\"/os_index=\"5\" cpuset=\"0x00000020\" "
+			       "complete_cpuset=\"0x00000020\"/' tests/data/hwloc/host-2cpu.xml > "
+			       "/tmp/wakesim-pu.xml"), 0);
+	expect_usage_error("topo --machine hwloc:/tmp/wakesim-pu.xml",
+			   "/tmp/wakesim-pu.xml: 2 PU objects in the file, 1 that libhwloc keeps");
 	/* lscpu files: each fault named by file, line and field. */
 	const char *lscpu_bad[][2] = {
 		{ "0,0,0,0,,0,0,0,0\n", "l.txt:1: a row before the header line" },
@@ -72,6 +83,9 @@ static void test_bad_input(void **state)
 		/* Found by a bad-input trial: accepted, with domains crossing packages. */
 		{ "# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0,1\n2,2,1,0\n3,3,1,1\n",
 		  "packages and NUMA nodes do not nest: CPUs 0 and 1 share a package but not a node" },
+		/* ...and with the line of the first CPU it names (CPU 0, on line 4). */
+		{ "# CPU,Core,Socket,Node\n2,2,1,0\n3,3,1,1\n0,0,0,0\n1,1,0,1\n",
+		  "l.txt:4: packages and NUMA nodes do not nest: CPUs 0 and 1" },
 	};
 
 	for (size_t i = 0; i < sizeof(lscpu_bad) / sizeof(lscpu_bad[0]); i++) {

@@ -96,6 +96,17 @@ static int read_in_process(const char *file, struct machine *m, char *err, size_
 		snprintf(err, errlen, "%s: %d PUs; wakesim takes 1 to %d CPUs", file, n, WS_MAX_CPUS);
 		goto out;
 	}
+	/* libhwloc drops a PU its parents' cpusets leave out; the file meant it. */
+	int in_file = 0;
+
+	for (const char *p = text; (p = strstr(p, "type=\"PU\"")); p++)
+		in_file++;
+	if (in_file > n) {
+		snprintf(err, errlen, "%s: %d PU objects in the file, %d that libhwloc keeps: the "
+			 "others lie outside their parents' cpusets (an inconsistent file)", file,
+			 in_file, n);
+		goto out;
+	}
 	t->nr_cpus = n;
 	for (int i = 0; i < n; i++)
 		t->cpu[i].core = -1;

@@ -108,7 +108,7 @@ int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t er
 	struct cols c = { .n = 0 };
 	int lineno = 0, ret = -1, max_cpu = -1;
 	bool seen[WS_MAX_CPUS] = { false };
-	int l2_of[WS_MAX_CPUS];
+	int l2_of[WS_MAX_CPUS], line_of[WS_MAX_CPUS];
 
 	if (!file[0]) {
 		snprintf(err, errlen, "lscpu: needs a file (lscpu:FILE, the output of lscpu -p=CPU,CORE,"
@@ -204,6 +204,7 @@ int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t er
 			goto out;
 		}
 		seen[cpu] = true;
+		line_of[cpu] = lineno;
 		if (cpu > max_cpu)
 			max_cpu = cpu;
 		struct cpu_topo *ct = &t->cpu[cpu];
@@ -244,6 +245,33 @@ int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t er
 	for (int a = 0; a < nodes; a++)
 		for (int b = 0; b < nodes; b++)
 			t->distance[a][b] = a == b ? 10 : 20;
+	/*
+	 * The machine's own checks (nesting of cores, caches, packages and
+	 * nodes) run later on every source; run them here on a copy so that a
+	 * failure names the line of the first CPU it names.
+	 */
+	struct topology *copy = malloc(sizeof(*copy));
+	char why[400];
+
+	if (!copy) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		goto out;
+	}
+	*copy = *t;
+	if (topology_finalize(copy, why, sizeof(why))) {
+		const char *p = strstr(why, "CPU");
+		int cpu = -1;
+
+		while (p && sscanf(p, "CPU %d", &cpu) != 1 && sscanf(p, "CPUs %d", &cpu) != 1)
+			p = strstr(p + 3, "CPU");
+		if (cpu >= 0 && cpu < t->nr_cpus)
+			snprintf(err, errlen, "%s:%d: %s", file, line_of[cpu], why);
+		else
+			snprintf(err, errlen, "%s: %s", file, why);
+		free(copy);
+		goto out;
+	}
+	free(copy);
 	snprintf(m->description, sizeof(m->description), "read from %s (lscpu -p)", file);
 	ret = 0;
 out:
