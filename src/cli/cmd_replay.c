@@ -10,19 +10,6 @@
 
 #include "commands.h"
 
-/* run's options that take a value as the next argument. */
-static bool run_takes_value(const char *a)
-{
-	static const char *const v[] = { "--machine", "--kernel", "--cost-profile", "--features",
-		"--policy", "--sysctl", "--seed", "--node", "--cpus", "-o", "--output", "--schedstat",
-		"--trace", "--trace-window", "--wc-threshold", NULL };
-
-	for (int i = 0; v[i]; i++)
-		if (!strcmp(a, v[i]))
-			return true;
-	return false;
-}
-
 /* The replay workload's own options, and whether each takes a value. */
 static int replay_option(const char *a)
 {
@@ -79,7 +66,7 @@ int cmd_replay(int argc, char **argv)
 				return 2;
 			}
 			run[nr++] = argv[i];
-			if (run_takes_value(argv[i]) && i + 1 < argc)
+			if (run_option_takes_value(argv[i]) && i + 1 < argc)
 				run[nr++] = argv[++i];
 			continue;
 		}

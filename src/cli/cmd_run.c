@@ -186,21 +186,32 @@ static void join_args(int argc, char **argv, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
 }
 
+static const struct option run_longopts[] = {
+	{ "machine", required_argument, NULL, 'm' }, { "cost-profile", required_argument, NULL, 'P' },
+	{ "wc-threshold", required_argument, NULL, 'W' },
+	{ "kernel", required_argument, NULL, 'K' }, { "features", required_argument, NULL, 'F' },
+	{ "sysctl", required_argument, NULL, 'S' },  { "seed", required_argument, NULL, 's' },
+	{ "node", required_argument, NULL, 'N' },    { "cpus", required_argument, NULL, 'c' },
+	{ "json", no_argument, NULL, 'J' },	     { "output", required_argument, NULL, 'o' },
+	{ "schedstat", required_argument, NULL, 'X' },
+	{ "trace", required_argument, NULL, 'R' },
+	{ "trace-window", required_argument, NULL, 'w' },
+	{ "quiet", no_argument, NULL, 'q' },	     { "policy", required_argument, NULL, OPT_POLICY },
+	{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
+};
+
+bool run_option_takes_value(const char *arg)
+{
+	if (!strcmp(arg, "-o"))
+		return true;
+	for (const struct option *o = run_longopts; o->name; o++)
+		if (!strncmp(arg, "--", 2) && !strcmp(arg + 2, o->name))
+			return o->has_arg == required_argument;
+	return false;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "machine", required_argument, NULL, 'm' }, { "cost-profile", required_argument, NULL, 'P' },
-		{ "wc-threshold", required_argument, NULL, 'W' },
-		{ "kernel", required_argument, NULL, 'K' }, { "features", required_argument, NULL, 'F' },
-		{ "sysctl", required_argument, NULL, 'S' },  { "seed", required_argument, NULL, 's' },
-		{ "node", required_argument, NULL, 'N' },    { "cpus", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'J' },	     { "output", required_argument, NULL, 'o' },
-		{ "schedstat", required_argument, NULL, 'X' },
-		{ "trace", required_argument, NULL, 'R' },
-		{ "trace-window", required_argument, NULL, 'w' },
-		{ "quiet", no_argument, NULL, 'q' },	     { "policy", required_argument, NULL, OPT_POLICY },
-		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
-	};
 	struct common_opts o = { .node = -1, .seed = 1, .kver = KV_MAINLINE };
 	struct run_spec spec;
 	struct run_outcome res;
@@ -216,7 +227,7 @@ int cmd_run(int argc, char **argv)
 
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:h", run_longopts, NULL)) != -1) {
 		int r = common_opt("run", c, argc, argv, run_usage, &o);
 
 		if (r < 0)

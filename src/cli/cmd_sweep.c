@@ -498,7 +498,6 @@ static int gather(json_object *const *docs, const char *const *names, int n, str
 {
 	const char *hash0 = NULL, *commit0 = NULL;
 	int shards = 0;
-	bool *seen = NULL;
 
 	memset(mg, 0, sizeof(*mg));
 	for (int d = 0; d < n; d++) {
@@ -527,55 +526,46 @@ static int gather(json_object *const *docs, const char *const *names, int n, str
 			mg->machines = ms;
 			if (sweep_plan_parse(text, strlen(text), file, &mg->plan, err, errlen))
 				return -1;
+			/* A job's result, NULL until a shard gives it. */
 			mg->res = calloc((size_t)mg->plan.nr_jobs, sizeof(*mg->res));
-			seen = calloc((size_t)mg->plan.nr_jobs, sizeof(*seen));
-			if (!mg->res || !seen) {
-				free(seen);
+			if (!mg->res)
 				return doc_fail(names[d], "out of memory", err, errlen);
-			}
 		} else if (strcmp(hash, hash0)) {
-			free(seen);
 			snprintf(err, errlen, "%s: a shard of another plan (plan_hash %s) than %s's (%s)",
 				 names[d], hash, names[0], hash0);
 			return -1;
 		} else if (strcmp(text, mg->plan.text)) {
-			free(seen);
 			return doc_fail(names[d], "its plan text differs from the first shard's (edited?)",
 					err, errlen);
 		} else if (strcmp(commit, commit0)) {
-			free(seen);
 			snprintf(err, errlen, "%s: made by wakesim %s, %s by %s: shards must come from one "
 				 "build", names[d], commit, names[0], commit0);
 			return -1;
 		}
-		if (check_doc(doc, names[d], &mg->plan, &si, &sn, err, errlen)) {
-			free(seen);
+		if (check_doc(doc, names[d], &mg->plan, &si, &sn, err, errlen))
 			return -1;
-		}
 		if (!d)
 			shards = sn;
 		if (sn != shards) {
-			free(seen);
 			snprintf(err, errlen, "%s: a shard of %d, %s one of %d", names[d], sn, names[0],
 				 shards);
 			return -1;
 		}
 		for (size_t i = 0; i < json_object_array_length(res); i++) {
-			json_object *o = json_object_array_get_idx(res, i), *jv = get(o, "job", json_type_int);
-			long long j = jv ? json_object_get_int64(jv) : -1;
+			/* check_doc() has vouched for every job number. */
+			json_object *o = json_object_array_get_idx(res, i);
+			long long j = json_object_get_int64(get(o, "job", json_type_int));
 
-			if (seen[j]) {
-				free(seen);
-				snprintf(err, errlen, "%s: job %lld is in two shards (one given twice?)",
+			if (mg->res[j]) {
+					snprintf(err, errlen, "%s: job %lld is in two shards (one given twice?)",
 					 names[d], j);
 				return -1;
 			}
-			seen[j] = true;
 			mg->res[j] = o;
 		}
 	}
 	for (long long j = 0; j < mg->plan.nr_jobs; j++)
-		if (!seen[j]) {
+		if (!mg->res[j]) {
 			struct plan_job c;
 
 			sweep_plan_job(&mg->plan, j, &c);
@@ -583,10 +573,8 @@ static int gather(json_object *const *docs, const char *const *names, int n, str
 				 "no result: shard %lld of %d is missing", j, mg->plan.machine[c.machine],
 				 mg->plan.wl[c.workload].name, mg->plan.pol[c.policy].name,
 				 (unsigned long long)(mg->plan.seed + (uint64_t)c.run), j % shards + 1, shards);
-			free(seen);
 			return -1;
 		}
-	free(seen);
 	/* One workload on one machine reports one unit, one way. */
 	for (long long j = 0; j < mg->plan.nr_jobs; j++) {
 		struct plan_job c;

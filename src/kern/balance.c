@@ -499,13 +499,7 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 	u64 curr_cost = 0;
 	int pulled = 0;
 
-	if (sim->policy && sim->policy->newidle) {
-		struct sim *outer = policy_sim;
-
-		policy_sim = sim;
-		sim->policy->newidle(rq->cpu);
-		policy_sim = outer;
-	}
+	POLICY_CALL(sim, newidle, rq->cpu);
 
 	if (rq->ttwu_pending)
 		return 0;

@@ -317,18 +317,14 @@ static int select_task_rq(struct sim *sim, struct task_struct *p, int prev_cpu, 
 {
 	int cpu;
 
-	if (p->nr_cpus_allowed > 1 && sim->policy) {
-		struct sim *outer = policy_sim;
-
-		policy_sim = sim;
-		cpu = sim->policy->select_task_rq(p, prev_cpu, wake_flags);
-		policy_sim = outer;
-	} else if (p->nr_cpus_allowed > 1)
+	if (p->nr_cpus_allowed > 1 && sim->cfg.policy)
+		POLICY_CALL_RET(sim, &cpu, select_task_rq, p, prev_cpu, wake_flags);
+	else if (p->nr_cpus_allowed > 1)
 		cpu = select_task_rq_fair(sim, p, prev_cpu, wake_flags);
 	else
 		cpu = cpumask_first(&p->cpus_mask);
 	if (cpu < 0 || cpu >= sim->nr_cpus || !cpumask_test_cpu(cpu, &p->cpus_mask)) {
-		sim->met.policy_fallbacks += sim->policy != NULL;
+		sim->met.policy_fallbacks += sim->cfg.policy != NULL;
 		cpu = cpumask_first(&p->cpus_mask); /* select_fallback_rq() */
 	}
 	return cpu;

@@ -409,13 +409,7 @@ void exec_handle_tick(struct sim *sim, int cpu)
 	cpu_sync(sim, rq);
 	nohz_balance_exit_idle(sim, rq);
 	entity_tick(sim, rq);
-	if (sim->policy && sim->policy->task_tick) {
-		struct sim *outer = policy_sim;
-
-		policy_sim = sim;
-		sim->policy->task_tick(cpu, rq->curr);
-		policy_sim = outer;
-	}
+	POLICY_CALL(sim, task_tick, cpu, rq->curr);
 	update_load_avg_se(sim, rq, &rq->curr->se);
 	balance_tick(sim, rq);
 	if (rq->curr)

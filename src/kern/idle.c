@@ -88,13 +88,7 @@ void idle_enter(struct sim *sim, struct rq *rq)
 			line_write(sim, &sds->line);
 		}
 	}
-	if (sim->policy && sim->policy->idle_enter) {
-		struct sim *outer = policy_sim;
-
-		policy_sim = sim;
-		sim->policy->idle_enter(rq->cpu);
-		policy_sim = outer;
-	}
+	POLICY_CALL(sim, idle_enter, rq->cpu);
 }
 
 void nohz_balance_exit_idle(struct sim *sim, struct rq *rq)
@@ -117,13 +111,7 @@ void idle_exit(struct sim *sim, struct rq *rq)
 	u64 dur = sim->now - rq->idle_enter_ns;
 	u64 exit_ns = sim->m->idle[rq->idle_state].exit_latency_ns;
 
-	if (sim->policy && sim->policy->idle_exit) {
-		struct sim *outer = policy_sim;
-
-		policy_sim = sim;
-		sim->policy->idle_exit(rq->cpu);
-		policy_sim = outer;
-	}
+	POLICY_CALL(sim, idle_exit, rq->cpu);
 
 	/*
 	 * menu_update(): what the CPU slept, without the exit latency it paid
@@ -145,13 +133,10 @@ bool idle_cpu(struct sim *sim, int cpu)
 {
 	const struct rq *rq = &sim->rq[cpu];
 
-	if (sim->policy && sim->policy->idle_cpu) {
-		struct sim *outer = policy_sim;
+	if (sim->cfg.policy && sim->cfg.policy->idle_cpu) {
+		bool idle;
 
-		policy_sim = sim;
-		bool idle = sim->policy->idle_cpu(cpu);
-
-		policy_sim = outer;
+		POLICY_CALL_RET(sim, &idle, idle_cpu, cpu);
 		return idle;
 	}	bool idle = rq_is_idle(rq);
 

@@ -30,7 +30,7 @@ static void lead(struct sim *sim, int cpu, const struct task_struct *curr)
 	const char *dash = strrchr(who, '-');
 	int comm_len = (int)(dash - who);
 
-	/* ns2usecs() of kernel/trace/trace.h: microseconds rounded to nearest. */
+	/* ns2usecs() of kernel/trace/trace.h (v6.12): microseconds rounded to nearest. */
 	unsigned long long us = (sim->now + 500) / 1000;
 
 	fprintf(sim->trace->f, "%*.*s-%-7s [%03d] %s %5llu.%06llu: ", 16, comm_len, who,

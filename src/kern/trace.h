@@ -55,14 +55,17 @@ static inline void trace_sched_wakeup(struct sim *sim, const struct task_struct 
 		__trace_sched_wakeup(sim, p, target_cpu, new);
 }
 
-/* try_to_wake_up() once p's state matched: in the waker's context (kernel/sched/core.c). */
+/*
+ * try_to_wake_up() once p's state matched, before ttwu_runnable(): in the
+ * waker's context (kernel/sched/core.c, v6.12).
+ */
 static inline void trace_sched_waking(struct sim *sim, const struct task_struct *p)
 {
 	if (sim->trace)
 		__trace_sched_waking(sim, p);
 }
 
-/* kernel_clone() after copy_process(), before wake_up_new_task(). */
+/* kernel_clone() after copy_process(), before wake_up_new_task() (kernel/fork.c, v6.12). */
 static inline void trace_sched_process_fork(struct sim *sim, const struct task_struct *parent,
 					    const struct task_struct *child)
 {

@@ -77,6 +77,20 @@ struct costs {
 	unsigned jitter_pct_x10; /* relative stddev of op durations, 0.1% units */
 };
 
+/*
+ * The costs given in ns (every field of struct costs but c2c_ns and the
+ * percentages), by the name cost files use: the profile reader takes them
+ * from this table, and policies read them by name (policy/api.c).
+ */
+struct cost_ns_field {
+	const char *name;
+	size_t off;		/* offsetof(struct costs, field) */
+};
+extern const struct cost_ns_field cost_ns_fields[];
+extern const int nr_cost_ns_fields;
+/* The ns cost named name in k, or NULL if none is. */
+const u64 *costs_field_ns(const struct costs *k, const char *name);
+
 struct machine {
 	char name[64];
 	char description[256];

@@ -467,6 +467,25 @@ static int parse_idle_states(const struct jctx *c, json_object *a, struct machin
 static const char *const c2c_keys[C2C_NR + 1] = { "local", "smt", "cluster", "llc", "node",
 					       "package", "remote", NULL };
 
+#define F(f) { #f, offsetof(struct costs, f) }
+const struct cost_ns_field cost_ns_fields[] = {
+	F(context_switch_ns), F(mm_switch_ns), F(pipe_write_ns), F(pipe_read_ns), F(unix_send_ns),
+	F(unix_recv_ns), F(copy_ns_per_kib), F(ttwu_ns), F(select_ns), F(scan_cpu_ns),
+	F(ipi_send_ns), F(ipi_latency_ns), F(poll_wake_ns), F(fork_ns), F(clone_ns), F(exit_ns),
+	F(thread_exit_ns), F(reap_ns), F(futex_ns), F(nanosleep_ns), F(tcp_send_ns),
+	F(tcp_recv_ns), F(udp_send_ns), F(udp_recv_ns),
+};
+#undef F
+const int nr_cost_ns_fields = (int)(sizeof(cost_ns_fields) / sizeof(cost_ns_fields[0]));
+
+const u64 *costs_field_ns(const struct costs *k, const char *name)
+{
+	for (int i = 0; i < nr_cost_ns_fields; i++)
+		if (!strcmp(cost_ns_fields[i].name, name))
+			return (const u64 *)((const char *)k + cost_ns_fields[i].off);
+	return NULL;
+}
+
 static int parse_costs(const struct jctx *c, json_object *o, struct costs *k)
 {
 	static const char *const known[] = { "c2c_ns", "context_switch_ns", "mm_switch_ns",
@@ -493,34 +512,10 @@ static int parse_costs(const struct jctx *c, json_object *o, struct costs *k)
 				    &k->c2c_ns[i]))
 				return -1;
 	}
-#define COST(field, lo, hi)                                                    \
-	if (get_u64(c, o, p, #field, false, lo, hi, &k->field))                \
-		return -1;
-	COST(context_switch_ns, 0, max_ns)
-	COST(mm_switch_ns, 0, max_ns)
-	COST(pipe_write_ns, 0, max_ns)
-	COST(pipe_read_ns, 0, max_ns)
-	COST(unix_send_ns, 0, max_ns)
-	COST(unix_recv_ns, 0, max_ns)
-	COST(copy_ns_per_kib, 0, max_ns)
-	COST(ttwu_ns, 0, max_ns)
-	COST(select_ns, 0, max_ns)
-	COST(scan_cpu_ns, 0, max_ns)
-	COST(ipi_send_ns, 0, max_ns)
-	COST(ipi_latency_ns, 0, max_ns)
-	COST(poll_wake_ns, 0, max_ns)
-	COST(fork_ns, 0, max_ns)
-	COST(clone_ns, 0, max_ns)
-	COST(exit_ns, 0, max_ns)
-	COST(thread_exit_ns, 0, max_ns)
-	COST(reap_ns, 0, max_ns)
-	COST(futex_ns, 0, max_ns)
-	COST(nanosleep_ns, 0, max_ns)
-	COST(tcp_send_ns, 0, max_ns)
-	COST(tcp_recv_ns, 0, max_ns)
-	COST(udp_send_ns, 0, max_ns)
-	COST(udp_recv_ns, 0, max_ns)
-#undef COST
+	for (int i = 0; i < nr_cost_ns_fields; i++)
+		if (get_u64(c, o, p, cost_ns_fields[i].name, false, 0, max_ns,
+			    (u64 *)((char *)k + cost_ns_fields[i].off)))
+			return -1;
 	v = k->smt_speed_pct;
 	if (get_u64(c, o, p, "smt_speed_pct", false, 1, 100, &v))
 		return -1;

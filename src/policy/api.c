@@ -4,7 +4,6 @@
  * Each is a thin call into the kernel model, so a policy pays what the
  * built-in path pays for the same step.
  */
-#include <stddef.h>
 #include <string.h>
 
 #include "kern/kernel.h"
@@ -55,23 +54,9 @@ void wsk_charge_ns(uint64_t ns)
 
 uint64_t wsk_cost_ns(const char *name)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} t[] = {
-#define C(f) { #f, offsetof(struct costs, f) }
-		C(context_switch_ns), C(mm_switch_ns), C(pipe_write_ns), C(pipe_read_ns),
-		C(unix_send_ns), C(unix_recv_ns), C(copy_ns_per_kib), C(ttwu_ns), C(select_ns),
-		C(scan_cpu_ns), C(ipi_send_ns), C(ipi_latency_ns), C(poll_wake_ns), C(fork_ns),
-		C(clone_ns), C(exit_ns), C(thread_exit_ns), C(reap_ns), C(futex_ns),
-		C(nanosleep_ns), C(tcp_send_ns), C(tcp_recv_ns), C(udp_send_ns), C(udp_recv_ns),
-#undef C
-	};
+	const u64 *v = costs_field_ns(&S->m->costs, name);
 
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (!strcmp(t[i].name, name))
-			return *(const u64 *)((const char *)&S->m->costs + t[i].off);
-	return 0;
+	return v ? *v : 0;
 }
 
 int wsk_task_cpu(const struct task_struct *p)

@@ -17,6 +17,31 @@ struct sim;
 extern struct sim *policy_sim;
 
 /*
+ * The kernel model calls a policy's hooks through these: policy_sim is the
+ * calling simulation while a hook runs (a hook reached from inside another,
+ * idle_cpu() from select_task_rq(), restores the outer one), and a NULL
+ * hook is no call. Each costs one test when no policy is loaded.
+ */
+#define POLICY_CALL(sim, hook, ...)                                            \
+	do {                                                                   \
+		const struct wakesim_policy *pol_ = (sim)->cfg.policy;        \
+		if (pol_ && pol_->hook) {                                      \
+			struct sim *outer_ = policy_sim;                       \
+			policy_sim = (sim);                                    \
+			pol_->hook(__VA_ARGS__);                               \
+			policy_sim = outer_;                                   \
+		}                                                              \
+	} while (0)
+/* The same for a hook with a result, stored in *out. */
+#define POLICY_CALL_RET(sim, out, hook, ...)                                   \
+	do {                                                                   \
+		struct sim *outer_ = policy_sim;                               \
+		policy_sim = (sim);                                            \
+		*(out) = (sim)->cfg.policy->hook(__VA_ARGS__);                 \
+		policy_sim = outer_;                                           \
+	} while (0)
+
+/*
  * The policy spec names: "mainline" (*out = NULL: the kernel model's own
  * select_task_rq_fair(), with no indirection), "scx-default", or a path
  * to a shared object (one with a '/' or ending in ".so"), loaded with

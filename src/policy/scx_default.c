@@ -1,10 +1,10 @@
 /*
  * scx_default.c - `--policy scx-default`: sched_ext's built-in idle-CPU
  * selection, scx_select_cpu_dfl() of kernel/sched/ext_idle.c (mainline,
- * read 2026-11), as its default ops.select_cpu() uses it: the CPU it
- * claims if one is idle, else prev_cpu. Only the CPU choice is sched_ext's;
- * the tasks still run on the fair class's runqueues. Written against the
- * public policy API only, as an example of it.
+ * commit 0022b328504d, read 2026-11), as its default ops.select_cpu()
+ * uses it: the CPU it claims if one is idle, else prev_cpu. Only the CPU
+ * choice is sched_ext's; the tasks still run on the fair class's
+ * runqueues. Written against the public policy API only, as an example.
  *
  * sched_ext keeps its own idle masks: a CPU is set when it enters the
  * idle loop and cleared when it leaves or when a selection claims it

@@ -26,7 +26,6 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	sim->m = m;
 	sim->cfg = *cfg;
 	sim->feat = cfg->features;
-	sim->policy = cfg->policy;
 	sim->tun = &sim->cfg.tunables;
 	sim->nr_cpus = m->topo.nr_cpus;
 	sim->this_cpu = -1;
@@ -109,16 +108,13 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen);
 
 int sim_run(struct sim *sim, char *err, size_t errlen)
 {
-	if (sim->policy && sim->policy->init) {
-		struct sim *outer = policy_sim;
+	if (sim->cfg.policy && sim->cfg.policy->init) {
+		int r;
 
-		policy_sim = sim;
-		int r = sim->policy->init();
-
-		policy_sim = outer;
+		POLICY_CALL_RET(sim, &r, init);
 		if (r) {
 			snprintf(err, errlen, "policy %s: its init() refused this machine (%s)",
-				 sim->policy->name, sim->m->name);
+				 sim->cfg.policy->name, sim->m->name);
 			return -2;
 		}
 	}

@@ -79,7 +79,6 @@ struct sim {
 	const struct machine *m;
 	struct sim_config cfg;
 	struct sched_features feat;	/* cfg.features, read on hot paths */
-	const struct wakesim_policy *policy;	/* cfg.policy */
 	const struct sched_tunables *tun;
 	struct sched_domains doms;
 	struct rq *rq;			/* [nr_cpus] */

@@ -617,12 +617,3 @@ void replay_plan_free(struct replay_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-uint64_t rtask_cpu_ns(const struct rtask *t)
-{
-	uint64_t s = 0;
-
-	for (int i = 0; i < t->nr_op; i++)
-		if (t->op[i].kind == ROP_RUN)
-			s += t->op[i].ns;
-	return s;
-}

@@ -87,7 +87,5 @@ void replay_plan_free(struct replay_plan *plan);
  */
 int replay_plan_complete(struct replay_plan *plan);
 
-/* The sum of a task's RUN operations, ns. */
-uint64_t rtask_cpu_ns(const struct rtask *t);
 
 #endif

@@ -138,8 +138,7 @@ static int one_record(struct tracecmd_input *h, struct tep_record *r, int cpu, v
 		    str(c, ev, r, "next_comm", comm2, sizeof(comm2)) ||
 		    pid_field(c, ev, r, "next_pid", &e.b))
 			return -1;
-		/* TASK_REPORT bits (Linux 4.14 on): 0x10 X, 0x20 Z; none below 0x100 is R(+). */
-		e.state = v & 0x30 ? SEV_DEAD : v & 0xff ? SEV_SLEEP : SEV_PREEMPTED;
+		e.state = sev_state_from_bits((unsigned long long)v);
 		if (note(c, e.a, comm) || note(c, e.b, comm2))
 			return -1;
 		break;

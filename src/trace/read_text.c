@@ -107,8 +107,7 @@ static int parse_state(struct ctx *c, const char *v, uint8_t *state)
 	if (isdigit((unsigned char)*v)) {
 		if (parse_int(v, &bits) || bits < 0)
 			return fail(c, "prev_state", "expected a state", v);
-		/* TASK_REPORT bits since Linux 4.14: 0x10 X, 0x20 Z; none below 0x100 is R. */
-		*state = bits & 0x30 ? SEV_DEAD : bits & 0xff ? SEV_SLEEP : SEV_PREEMPTED;
+		*state = sev_state_from_bits((unsigned long long)bits);
 		return 0;
 	}
 	size_t n = strcspn(v, " ");

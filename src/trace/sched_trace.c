@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sim/fdio.h"
+
 static const char *const names[SEV_NR] = {
 	"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
 	"sched_migrate_task", "sched_process_fork", "sched_process_exit", "sched_stat_runtime",
@@ -174,17 +176,12 @@ int sched_trace_read(const char *path, struct sched_trace *tr, char *err, size_t
 		snprintf(err, errlen, "%s: out of memory for %lld bytes", path, (long long)st.st_size);
 		goto out;
 	}
-	while (len < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			snprintf(err, errlen, "%s: %s", path, n ? strerror(errno) : "shorter than its size");
-			goto out;
-		}
-		len += (size_t)n;
+	errno = 0;
+	if (read_all(fd, buf, (size_t)st.st_size)) {
+		snprintf(err, errlen, "%s: %s", path, errno ? strerror(errno) : "shorter than its size");
+		goto out;
 	}
+	len = (size_t)st.st_size;
 	buf[len] = '\0';
 	if (is_dat(buf, len))
 		ret = sched_trace_read_dat(path, tr, err, errlen);

@@ -96,6 +96,17 @@ const struct sched_task *sched_trace_task(const struct sched_trace *tr, int pid)
 /* Sort by time, keeping file order among equal times; nr_cpus from the CPUs seen. */
 void sched_trace_finish(struct sched_trace *tr);
 
+/*
+ * sched_switch's raw prev_state, as __trace_sched_switch_state()
+ * (include/trace/events/sched.h, v4.14 to v6.12) encodes it: the
+ * TASK_REPORT bits of task_state_index() (0x10 X, 0x20 Z, others a sleep),
+ * TASK_REPORT_MAX (0x100) added for a preemption; no bit below 0x100 is R.
+ */
+static inline uint8_t sev_state_from_bits(unsigned long long bits)
+{
+	return bits & 0x30 ? SEV_DEAD : bits & 0xff ? SEV_SLEEP : SEV_PREEMPTED;
+}
+
 /* "sched_switch" for SEV_SWITCH, ... */
 const char *sev_name(int type);
 
