@@ -79,18 +79,35 @@ build/test-policies/%.so: tests/policies/%.c $(POLICY_HDRS)
 
 policies: $(POLICIES)
 
-test: $(TESTS) $(POLICIES) $(TEST_POLICIES)
-	@set -e; for t in $(TESTS); do echo "== $$t"; WAKESIM=./wakesim $$t; done
+# Programs that pass, fail and crash, for the test of tools/run-tests.sh
+# (tests/test_runner.c): the runner must count what they report.
+RUNNER_FIXTURES := $(patsubst tests/runner/%.c,build/runner/%,$(wildcard tests/runner/*.c))
+build/runner/%: tests/runner/%.c
+	@mkdir -p $(dir $@)
+	@echo "  LD $@"; $(CC) $(CFLAGS) -o $@ $< -lcmocka
+
+# Every program runs even when one fails; tools/run-tests.sh sums cmocka's
+# totals into one line and names the failing programs.
+RUN_TESTS = WAKESIM=./wakesim tools/run-tests.sh -l "make test" -s build/summary.test $(TESTS)
+RUN_SAN_TESTS = ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp \
+	WAKESIM=build/san/wakesim tools/run-tests.sh -l "make san-test (asan+ubsan)" \
+	-s build/summary.san-test $(SAN_TESTS)
+TEST_DEPS := $(TESTS) $(POLICIES) $(TEST_POLICIES) $(RUNNER_FIXTURES)
+SAN_TEST_DEPS := $(SAN_TESTS) build/san/wakesim $(POLICIES) $(TEST_POLICIES) $(RUNNER_FIXTURES)
+
+test: $(TEST_DEPS)
+	@$(RUN_TESTS)
 
 build/san/wakesim: build/san/obj/src/cli/main.o $(SAN_OBJ)
 	@echo "  LD-SAN $@"; $(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
-san-test: $(SAN_TESTS) build/san/wakesim $(POLICIES) $(TEST_POLICIES)
-	@set -e; for t in $(SAN_TESTS); do echo "== $$t (asan+ubsan)"; \
-		ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp \
-		WAKESIM=build/san/wakesim $$t; done
+san-test: $(SAN_TEST_DEPS)
+	@$(RUN_SAN_TESTS)
 
-check: test san-test
+# Both passes run whatever the first one found; their two lines end the output.
+check: $(TEST_DEPS) $(SAN_TEST_DEPS)
+	@st=0; $(RUN_TESTS) || st=1; $(RUN_SAN_TESTS) || st=1; \
+	echo; echo "== make check"; cat build/summary.test build/summary.san-test; exit $$st
 
 clean:
 	rm -rf build wakesim

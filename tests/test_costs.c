@@ -14,6 +14,9 @@
 static char out[1 << 16];
 
 #define PROBE "tests/data/probe-2s.json"
+#define IDEAL "tests/data/ideal-2cpu.json"
+/* A 2-CPU tree with no cpuidle/ and no cache/, as some machines have. */
+#define BARE "tests/data/bare-2cpu-sysfs"
 
 /*
  * probe-2s numbers CPUs sibling-adjacent: 0-1 one core, 2-3 the other core
@@ -227,17 +230,17 @@ static void test_cost_profiles(void **state)
 
 	fputs("{ \"name\": \"x\",\n  \"costs\": {\n    \"ipi_latency_ns\": \"fast\" } }\n", f);
 	fclose(f);
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --cost-profile %s -- hackbench",
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --cost-profile %s -- hackbench",
 			       tu_wakesim(), path), 2);
 	assert_non_null(strstr(out, ":3:"));
 	assert_non_null(strstr(out, "costs.ipi_latency_ns"));
 	f = fopen(path, "w");
 	fputs("{ \"name\": \"x\", \"topology\": {} }\n", f);
 	fclose(f);
-	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --test SIS_SHORT --cost-profile %s -- "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine " TU_HOST " --test SIS_SHORT --cost-profile %s -- "
 			       "hackbench", tu_wakesim(), path), 2);
 	assert_non_null(strstr(out, "topology"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --cost-profile no-such -- hackbench",
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --cost-profile no-such -- hackbench",
 			       tu_wakesim()), 2);
 	assert_non_null(strstr(out, "built in:"));
 	unlink(path);
@@ -304,15 +307,15 @@ static void test_bad_profiles(void **state)
 	      " \"ipi_latency_ns\": 0, \"poll_wake_ns\": 0, \"tcp_send_ns\": 0, \"tcp_recv_ns\": 0 } }\n",
 	      f);
 	fclose(f);
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --cost-profile %s -- context_switch1 -s 1 "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " IDEAL " --cost-profile %s -- context_switch1 -s 1 "
 			       "--sample-ms 10", tu_wakesim(), path), 2);
 	assert_non_null(strstr(out, "without simulated time passing"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --cost-profile %s -- netperf -t TCP_RR -l 0.001",
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " IDEAL " --cost-profile %s -- netperf -t TCP_RR -l 0.001",
 			       tu_wakesim(), path), 2);
 	assert_non_null(strstr(out, "without simulated time passing"));
 	unlink(path);
 	/* Repeated, the last one wins (as every repeated option does). */
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --cost-profile nosuch "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-2cpu.json --cost-profile nosuch "
 			       "--cost-profile default -- hackbench -g 1 -l 5", tu_wakesim()), 0);
 	assert_non_null(strstr(out, "costs default"));
 }
@@ -344,11 +347,28 @@ static void test_calibrate(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/host.json", dir);
-	/* It measures this machine and writes a profile the simulator takes. */
-	assert_int_equal(tu_sh(out, sizeof(out), "%s calibrate --quick -o %s", tu_wakesim(), path), 0);
+	/*
+	 * It measures this machine and writes a profile the simulator takes.
+	 * The topology it pairs CPUs by is a fixture's (2 CPUs, one LLC, no
+	 * cpuidle, no cache/), whatever this machine's /sys says.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=" BARE " %s calibrate --quick -o %s",
+			       tu_wakesim(), path), 0);
 	assert_int_equal(tu_sh(out, sizeof(out), "grep -c '\"context_switch_ns\"' %s", path), 0);
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --cost-profile %s -- "
-			       "hackbench -g 1 -l 5", tu_wakesim(), path), 0);
+	/* What it did not measure is named as the default profile's. */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -r .sources.not_measured %s", path), 0);
+	assert_non_null(strstr(out, "taken from profile default (costs/default.json), not measured "
+				    "here: c2c_ns.local c2c_ns.smt c2c_ns.cluster c2c_ns.node "
+				    "c2c_ns.package c2c_ns.remote copy_ns_per_kib select_ns"));
+	assert_null(strstr(out, "context_switch_ns"));
+	assert_null(strstr(out, "c2c_ns.llc"));
+	/* The fixture has no cpuidle states: the profile says they were assumed. */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -r '.sources.idle_states, "
+			       "(.idle_states | map(.name) | join(\",\"))' %s", path), 0);
+	assert_non_null(strstr(out, "one idle state \"halt\" (default_idle_call())"));
+	assert_non_null(strstr(out, "\nhalt\n"));
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=" BARE " %s run --machine host "
+			       "--cost-profile %s -- hackbench -g 1 -l 5", tu_wakesim(), path), 0);
 	assert_non_null(strstr(out, "costs "));
 	assert_non_null(strstr(out, "host.json"));
 	/* The measured figures are physical: a context switch costs more than
@@ -358,13 +378,13 @@ static void test_calibrate(void **state)
 			       path), 0);
 	/* A damaged profile is refused with its file and line. */
 	assert_int_equal(tu_sh(out, sizeof(out), "head -c 200 %s > %s.cut", path, path), 0);
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --cost-profile %s.cut -- "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --cost-profile %s.cut -- "
 			       "hackbench", tu_wakesim(), path), 2);
 	assert_non_null(strstr(out, ".cut:"));
 	assert_non_null(strstr(out, "JSON syntax error"));
 	/* Nothing is written where it cannot be. */
-	assert_int_equal(tu_sh(out, sizeof(out), "%s calibrate --quick -o /nonexistent/dir/x.json",
-			       tu_wakesim()), 2);
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=" BARE " %s calibrate --quick "
+			       "-o /nonexistent/dir/x.json", tu_wakesim()), 2);
 	assert_int_equal(tu_sh(out, sizeof(out), "%s calibrate --bogus", tu_wakesim()), 2);
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
 }

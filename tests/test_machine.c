@@ -271,6 +271,114 @@ static void test_host_sysfs_copy(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * --machine host on a tree with no cpuidle/ and no cache/ (issue 15: a fresh
+ * machine of this kind). The reader assumes what the kernel does and says
+ * so: the LLC is the package (the fallback when no cache is known), and the
+ * idle loop is default_idle_call()'s halt, one state exiting as
+ * costs/default.json's C1 (1 us). Host detection reads $WAKESIM_SYSFS, so
+ * this runs the same on every machine.
+ */
+static void test_host_without_cpuidle_or_caches(void **state)
+{
+	(void)state;
+	char out[8192], why[256];
+	struct machine *b = tu_machine("sysfs:tests/data/bare-2cpu-sysfs");
+	struct machine *h = tu_machine(TU_HOST);
+
+	assert_int_equal(b->topo.nr_cpus, 2);
+	assert_int_equal(b->topo.nr_llcs, 1);
+	expect_mask(b, TOPO_LLC, 0, "0-1");
+	assert_int_equal(b->nr_idle_states, 1);
+	assert_string_equal(b->idle[0].name, "halt");
+	assert_false(b->idle[0].polling);
+	assert_int_equal(b->idle[0].exit_latency_ns, 1000);
+	assert_int_equal(b->idle[0].target_residency_ns, 1000);
+	assert_non_null(strstr(b->assumed[ASSUMED_LLC], "LLC = package (no cache info in "
+				"tests/data/bare-2cpu-sysfs/devices/system/cpu/cpu*/cache for 2 of 2 CPUs)"));
+	assert_non_null(strstr(b->assumed[ASSUMED_IDLE], "one idle state \"halt\" "
+				"(default_idle_call()), exit 1 us as C1 of costs/default.json: no "
+				"cpuidle states in tests/data/bare-2cpu-sysfs (driver absent)"));
+	assert_string_equal(b->cost_profile, "default");
+	/* The same machine with its caches: one LLC of both CPUs, nothing assumed. */
+	if (!topology_equal(&h->topo, &b->topo, true, why, sizeof(why))) {
+		print_error("the bare tree's topology differs from the full one: %s\n", why);
+		fail();
+	}
+	assert_string_equal(h->assumed[ASSUMED_LLC], "");
+	assert_string_equal(h->assumed[ASSUMED_IDLE], "");
+	assert_string_equal(h->cost_profile, "default, sysfs idle states");
+	tu_machine_free(b);
+	tu_machine_free(h);
+
+	/* $WAKESIM_SYSFS is where `host` reads, and every output says what was assumed. */
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=tests/data/bare-2cpu-sysfs %s topo "
+			       "--machine host | head -4", tu_wakesim()), 0);
+	assert_string_equal(out, "machine host: 2 CPUs, 2 cores, 1 LLCs, 1 nodes, 1 packages\n"
+			    "idle states (exit/target residency, us): halt 1/1\n"
+			    "assumed: LLC = package (no cache info in tests/data/bare-2cpu-sysfs/"
+			    "devices/system/cpu/cpu*/cache for 2 of 2 CPUs)\n"
+			    "assumed: one idle state \"halt\" (default_idle_call()), exit 1 us as C1 "
+			    "of costs/default.json: no cpuidle states in tests/data/bare-2cpu-sysfs "
+			    "(driver absent)\n");
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=tests/data/host-2cpu-sysfs %s topo "
+			       "--machine host | head -3", tu_wakesim()), 0);
+	assert_null(strstr(out, "assumed"));
+	assert_non_null(strstr(out, "idle states (exit/target residency, us): POLL 0/0 (polling) "
+				    "haltpoll idle 1/1\n"));
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=tests/data/bare-2cpu-sysfs %s run "
+			       "--machine host -- hackbench -g 1 -l 5", tu_wakesim()), 0);
+	assert_non_null(strstr(out, "costs default, workload"));
+	assert_non_null(strstr(out, "\nwakesim: assumed: LLC = package (no cache info in "));
+	assert_non_null(strstr(out, "\nwakesim: assumed: one idle state \"halt\""));
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=tests/data/bare-2cpu-sysfs %s run "
+			       "--json -- hackbench -g 1 -l 5 | jq -r '.assumed | length'",
+			       tu_wakesim()), 0);
+	assert_string_equal(out, "2\n");
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=tests/data/bare-2cpu-sysfs %s compare "
+			       "--quiet --runs 1 --test IDLE_DELAY -- hackbench -g 1 -l 5 | sed -n 3,4p",
+			       tu_wakesim()), 0);
+	assert_non_null(strstr(out, "assumed: LLC = package (no cache info in "));
+	assert_non_null(strstr(out, "\nassumed: one idle state \"halt\""));
+	/* A profile's own states replace the assumed halt; the LLC guess stays. */
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=tests/data/bare-2cpu-sysfs %s run "
+			       "--cost-profile kunpeng920 -- hackbench -g 1 -l 5", tu_wakesim()), 0);
+	assert_non_null(strstr(out, "assumed: LLC = package"));
+	assert_null(strstr(out, "halt"));
+
+	/* A cpuidle driver of "none" is named. */
+	char dir[] = "/tmp/wakesim-none-XXXXXX";
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tu_sh(out, sizeof(out), "cp -r tests/data/bare-2cpu-sysfs/devices %s && "
+			       "mkdir %s/devices/system/cpu/cpuidle && echo none > "
+			       "%s/devices/system/cpu/cpuidle/current_driver && WAKESIM_SYSFS=%s %s "
+			       "topo | sed -n 4p", dir, dir, dir, dir, tu_wakesim()), 0);
+	assert_non_null(strstr(out, "no cpuidle states in /tmp/wakesim-none-"));
+	assert_non_null(strstr(out, " (driver none)\n"));
+	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+
+	/*
+	 * The same machine through lscpu (no cache ids: what lscpu prints
+	 * without cache/) has the same topology, and says why its idle states
+	 * differ: lscpu lists none, so they are costs/default.json's.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "printf '# CPU,Core,Socket,Node,,L1d,L1i,L2,L3\\n"
+			       "0,0,0,0,,,,,\\n1,1,0,0,,,,,\\n' > /tmp/wakesim-bare.lscpu && %s topo "
+			       "--machine lscpu:/tmp/wakesim-bare.lscpu | sed -n 2,4p && %s topo --machine "
+			       "sysfs:tests/data/bare-2cpu-sysfs | tail -n +5 > /tmp/wakesim-bare.a && %s "
+			       "topo --machine lscpu:/tmp/wakesim-bare.lscpu | tail -n +5 | "
+			       "cmp - /tmp/wakesim-bare.a", tu_wakesim(), tu_wakesim(), tu_wakesim()), 0);
+	assert_string_equal(out, "idle states (exit/target residency, us): POLL 0/0 (polling) C1 1/1 "
+			    "C1E 4/4 C6 170/600\n"
+			    "assumed: LLC = package (no cache ids in /tmp/wakesim-bare.lscpu for 2 of 2 "
+			    "CPUs)\n"
+			    "assumed: idle states POLL, C1, C1E, C6 of profile default "
+			    "(costs/default.json): /tmp/wakesim-bare.lscpu lists none\n");
+	unlink("/tmp/wakesim-bare.lscpu");
+	unlink("/tmp/wakesim-bare.a");
+}
+
 static void expect_load_error(const char *spec, const char *needle)
 {
 	struct machine m;
@@ -393,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_hybrid_presets),
 		cmocka_unit_test(test_kunpeng920_equals_real_dump),
 		cmocka_unit_test(test_host_sysfs_copy),
+		cmocka_unit_test(test_host_without_cpuidle_or_caches),
 		cmocka_unit_test(test_hwloc_xml),
 		cmocka_unit_test(test_lscpu),
 		cmocka_unit_test(test_bad_machines),

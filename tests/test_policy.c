@@ -148,20 +148,20 @@ static void test_refused_objects(void **state)
 	char out[4096];
 
 	(void)state;
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --policy "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
 			       "build/test-policies/wrong_api.so -- hackbench -l 5", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "--policy build/test-policies/wrong_api.so: built against policy "
 				    "API version 2, this wakesim has version 1"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --policy "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
 			       "build/test-policies/no_symbol.so -- hackbench -l 5", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "no_symbol.so: no \"wakesim_policy\" symbol"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --policy /nonexistent/x.so "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy /nonexistent/x.so "
 			       "-- hackbench -l 5", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "--policy /nonexistent/x.so: cannot load it"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --policy fancy -- hackbench "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy fancy -- hackbench "
 			       "-l 5", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "\"fancy\": not a built-in policy (mainline, scx-default)"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine host --runs 1 --side a=default "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine " TU_HOST " --runs 1 --side a=default "
 			       "--side b=policy=nope -- hackbench -l 5", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "\"nope\": not a built-in policy"));
 }
@@ -176,11 +176,11 @@ static void test_misbehaving_policies(void **state)
 	char out[8192];
 
 	(void)state;
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host --policy "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
 			       "build/test-policies/crash.so -- hackbench -g 1 -l 200", tu_wakesim()), 1);
 	assert_non_null(strstr(out, "--policy build/test-policies/crash.so crashed in one of its hooks "
 				    "(SIGSEGV): the run is lost"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine host --runs 2 -j 2 --side "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine " TU_HOST " --runs 2 -j 2 --side "
 			       "a=default --side b=policy=build/test-policies/crash.so -- hackbench -g 1 "
 			       "-l 200", tu_wakesim()), 1);
 	assert_non_null(strstr(out, "crashed in one of its hooks (SIGSEGV)"));
@@ -190,7 +190,7 @@ static void test_misbehaving_policies(void **state)
 	 * to move asks the policy once, so the warning counts the run's own
 	 * wakeups + forks.
 	 */
-	assert_int_equal(tu_sh(out, sizeof(out), "{ %s run --machine host --policy "
+	assert_int_equal(tu_sh(out, sizeof(out), "{ %s run --machine " TU_HOST " --policy "
 			       "build/test-policies/bad_cpu.so --json -- hackbench -g 1 -l 10 > "
 			       "/tmp/wakesim-badcpu.json; } 2>&1 && jq '.metrics.wakeups + .metrics.forks' "
 			       "/tmp/wakesim-badcpu.json", tu_wakesim()), 0);

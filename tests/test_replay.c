@@ -365,7 +365,7 @@ static void test_bad_traces(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(tu_sh(out, sizeof(out), "head -c 65536 " TRACES "hbsmall.dat > %s", path), 0);
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host -- replay %s", tu_wakesim(),
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " -- replay %s", tu_wakesim(),
 			       path), 2);
 	assert_non_null(strstr(out, "not a readable trace.dat"));
 	assert_non_null(strstr(out, path));
@@ -374,7 +374,7 @@ static void test_bad_traces(void **state)
 			       "import sys; b=bytearray(open(sys.argv[1],'rb').read()); "
 			       "b[4096::509]=bytes(len(b[4096::509])); open(sys.argv[1],'wb').write(b)\" %s",
 			       path, path), 0);
-	int st = tu_sh(out, sizeof(out), "%s run --machine host -- replay %s", tu_wakesim(), path);
+	int st = tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " -- replay %s", tu_wakesim(), path);
 
 	assert_true(st == 0 || st == 2);
 	/*
@@ -386,7 +386,7 @@ static void test_bad_traces(void **state)
 			       "import sys; b=bytearray(open(sys.argv[1],'rb').read()); "
 			       "b[55148:55156]=bytes([0o65,0o35,0o172,0o167,0o167,0o123,0o255,0o310]); "
 			       "open(sys.argv[1],'wb').write(b)\" %s", path, path), 0);
-	assert_int_equal(tu_sh(out, sizeof(out), "%s replay %s", tu_wakesim(), path), 2);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s replay %s --machine " TU_HOST, tu_wakesim(), path), 2);
 	assert_non_null(strstr(out, ": not a readable trace.dat: libtracecmd"));
 	unlink(path);
 }
@@ -404,7 +404,7 @@ static void test_trial_findings(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(tu_sh(out, sizeof(out), "mkfifo %s/fifo && timeout 20 %s replay %s/fifo",
+	assert_int_equal(tu_sh(out, sizeof(out), "mkfifo %s/fifo && timeout 20 %s replay %s/fifo --machine " TU_HOST,
 			       dir, tu_wakesim(), dir), 2);
 	assert_non_null(strstr(out, "/fifo: not a regular file"));
 	/* hand.ftrace.txt's last line (D exits) cut inside its next_pid field: left out. */
@@ -419,7 +419,7 @@ static void test_trial_findings(void **state)
 			       tu_wakesim(), dir), 0);
 	assert_non_null(strstr(out, "warning: 1.000 s without events before line 11"));
 	assert_int_equal(tu_sh(out, sizeof(out), "grep -m1 sched_switch " TRACES "hb.perf.txt > "
-			       "%s/one.txt && %s replay %s/one.txt --machine host", dir, tu_wakesim(), dir),
+			       "%s/one.txt && %s replay %s/one.txt --machine " TU_HOST, dir, tu_wakesim(), dir),
 			 0);
 	assert_non_null(strstr(out, "(perf script)"));
 	/*
@@ -488,29 +488,29 @@ static void test_cli_errors(void **state)
 	char out[4096];
 
 	(void)state;
-	assert_int_equal(tu_sh(out, sizeof(out), "%s replay " TRACES "hand.ftrace.txt t.txt",
+	assert_int_equal(tu_sh(out, sizeof(out), "%s replay " TRACES "hand.ftrace.txt t.txt --machine " TU_HOST,
 			       tu_wakesim()), 2);
 	assert_non_null(strstr(out, "\"t.txt\" is another: replay one trace at a time"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s replay " TRACES "hand.ftrace.txt --wake-flags",
+	assert_int_equal(tu_sh(out, sizeof(out), "%s replay " TRACES "hand.ftrace.txt --machine " TU_HOST " --wake-flags",
 			       tu_wakesim()), 2);
 	assert_non_null(strstr(out, "option --wake-flags needs a value"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host -- replay", tu_wakesim()), 2);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " -- replay", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "replay: TRACE missing"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s replay", tu_wakesim()), 2);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s replay --machine " TU_HOST, tu_wakesim()), 2);
 	assert_non_null(strstr(out, "TRACE"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host -- replay --wake-flags x "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " -- replay --wake-flags x "
 			       TRACES "hand.ftrace.txt", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "--wake-flags \"x\": expected none or sync"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host -- replay --pid 0 "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " -- replay --pid 0 "
 			       TRACES "hand.ftrace.txt", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "--pid"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host -- replay --comm nomatch "
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " -- replay --comm nomatch "
 			       TRACES "hand.ftrace.txt", tu_wakesim()), 2);
 	assert_non_null(strstr(out, TRACES "hand.ftrace.txt: no task of the trace's 4 matches"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host -- replay tests/data",
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " -- replay tests/data",
 			       tu_wakesim()), 2);
 	assert_non_null(strstr(out, "tests/data: not a regular file"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine host -- replay /nonexistent",
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " -- replay /nonexistent",
 			       tu_wakesim()), 2);
 	assert_non_null(strstr(out, "/nonexistent: No such file"));
 }

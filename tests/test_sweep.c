@@ -90,6 +90,21 @@ static void test_shards_merge_to_the_same_report(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "%s merge --json %s/s1.json %s/s2.json %s/s3.json "
 			       "%s/s4.json | jq '.tables | length'", tu_wakesim(), dir, dir, dir, dir), 0);
 	assert_string_equal(out, "4\n");
+	/*
+	 * A machine read with assumptions (no cache/, no cpuidle/) keeps them
+	 * in the report, unsharded and merged alike.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "printf '{\"machines\": [\"sysfs:tests/data/"
+			       "bare-2cpu-sysfs\"], \"workloads\": [{\"command\": [\"hackbench\", \"-l\", "
+			       "\"5\"]}], \"policies\": [{\"name\": \"a\"}, {\"name\": \"b\", \"features\": "
+			       "\"IDLE_DELAY\"}], \"runs\": 1}' > %s/bare.json && %s sweep %s/bare.json "
+			       "--quiet -o %s/bare.txt && %s sweep %s/bare.json --quiet --shard 1/1 -o "
+			       "%s/b1.json && %s merge %s/b1.json | cmp - %s/bare.txt && grep '^assumed' "
+			       "%s/bare.txt", dir, tu_wakesim(), dir, dir, tu_wakesim(), dir, dir,
+			       tu_wakesim(), dir, dir, dir), 0);
+	assert_non_null(strstr(out, "assumed: LLC = package (no cache info in tests/data/"
+				    "bare-2cpu-sysfs/devices/system/cpu/cpu*/cache for 2 of 2 CPUs)\n"
+				    "assumed: one idle state \"halt\""));
 }
 
 static void test_merge_refuses(void **state)
@@ -153,46 +168,46 @@ static void expect_plan_error(const char *json, const char *needle)
 static void test_malformed_plans(void **state)
 {
 	(void)state;
-	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}],\n"
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}],\n"
 			  " \"policies\": [{\"name\": \"a\"}], \"seeds\": 3}",
 			  ":2: key \"seeds\": unknown key (known here: name machines kernel workloads "
 			  "policies runs seed)");
 	expect_plan_error("{\"machines\": [], \"workloads\": [], \"policies\": []}",
 			  ":1: key \"machines\": expected a non-empty array");
-	expect_plan_error("{\"machines\": [\"host\"],\n \"workloads\": [\n  {\"name\": \"x\"}],\n"
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"],\n \"workloads\": [\n  {\"name\": \"x\"}],\n"
 			  " \"policies\": [{\"name\": \"a\"}]}",
 			  ":3: key \"workloads[0].command\": missing");
-	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"], "
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"], "
 			  "\"loads\": {\"-g\": [1]}}], \"policies\": [{\"name\": \"a\"}]}",
 			  "key \"workloads[0].loads.-g\": expected a load name");
-	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}],\n"
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}],\n"
 			  " \"policies\": [{\"name\": \"a\"},\n {\"name\": \"a\"}]}",
 			  ":3: key \"policies[1].name\": the same name as an earlier policy");
-	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\"}], \"runs\": 0}",
 			  "key \"runs\": expected an integer 1..1000");
-	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\"}],}", ":1:");
-	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\", "
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\", "
 			  "\"--bogus\"]}], \"policies\": [{\"name\": \"a\"}]}",
 			  ":1: key \"workloads[0]\": hackbench: unknown option \"--bogus\"");
-	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\", \"features\": \"NO_SUCH\"}]}",
 			  ":1: key \"policies[0]\": unknown feature \"NO_SUCH\"");
-	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\", \"policy\": \"nope\"}]}",
 			  "\"nope\": not a built-in policy");
 	/* Found by a new-user trial: duplicates, a saturated seed, errors without a line. */
-	expect_plan_error("{\"machines\": [\"host\",\n \"host\"], \"workloads\": [{\"command\": "
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\",\n \"kunpeng920-48\"], \"workloads\": [{\"command\": "
 			  "[\"hackbench\"]}], \"policies\": [{\"name\": \"a\"}]}",
 			  ":1: key \"machines[1]\": the same machine as an earlier one");
-	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]},\n"
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]},\n"
 			  " {\"command\": [\"hackbench\", \"-p\"]}], \"policies\": [{\"name\": \"a\"}]}",
 			  ":2: key \"workloads[1]\": the same name as an earlier workload");
-	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"], "
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"], "
 			  "\"loads\": {\"g\": [1, 1]}}], \"policies\": [{\"name\": \"a\"}]}",
 			  "key \"workloads[0].loads.g[1]\": the same load value as an earlier one");
-	expect_plan_error("{\"machines\": [\"host\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\"}], \"seed\": 99999999999999999999999}",
 			  "key \"seed\": expected an integer 0..2^63-1-runs");
 	expect_plan_error("{\"machines\": [\n \"no-such-machine\"], \"workloads\": [{\"command\": "

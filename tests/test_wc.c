@@ -98,8 +98,9 @@ static void test_work_conserving_schedule(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-2cpu.json "
 			       "--wc-threshold 250us -- rt-app %s", tu_wakesim(), path), 0);
 	assert_non_null(strstr(out, "wc_threshold_ns=250000"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s run --wc-threshold 5parsecs -- hackbench",
-			       tu_wakesim()), 2);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-2cpu.json "
+			       "--wc-threshold 5parsecs -- hackbench", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "--wc-threshold \"5parsecs\": expected a duration"));
 	unlink(path);
 }
 

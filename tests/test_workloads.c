@@ -362,7 +362,7 @@ static void test_flags(void **state)
 	expect_usage_error("schbench -m 2 extra", "Extra arguments");
 	/* Every workload has --help (status 0) and `wakesim workloads` lists it. */
 	for (int i = 0; i < nr_workload_defs; i++) {
-		int st = tu_sh(out, sizeof(out), "%s run -- %s --help", tu_wakesim(),
+		int st = tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " -- %s --help", tu_wakesim(),
 			       workload_defs[i].name);
 
 		assert_int_equal(st, 0);

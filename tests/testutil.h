@@ -24,6 +24,12 @@
 #include "machine/machine.h"
 #include "sim/sim.h"
 
+/*
+ * The fixture that stands for "this machine" wherever a test needs a real
+ * host's tree: tests never read the /sys of the machine they run on.
+ */
+#define TU_HOST "sysfs:tests/data/host-2cpu-sysfs"
+
 static inline struct machine *tu_machine(const char *spec)
 {
 	struct machine *m = calloc(1, sizeof(*m));

@@ -40,10 +40,39 @@ static const char calibrate_usage[] =
 	"and writes a cost profile for `host` (JSON; stdout without -o). Use it as\n"
 	"  wakesim run --machine host --cost-profile FILE -- WORKLOAD\n"
 	"Takes about 45 s (--quick: a tenth of the iterations, about 5 s; noisier).\n"
-	"Only what is measured is written; the rest comes from costs/default.json.\n";
+	"Only what is measured is written; the rest comes from costs/default.json,\n"
+	"and the profile's \"sources\" name it (not_measured, idle_states).\n";
 
 static const char *const c2c_names[C2C_NR] = { "local", "smt", "cluster", "llc", "node",
 					       "package", "remote" };
+
+/*
+ * What this profile does not set, named, so a reader knows those figures
+ * are costs/default.json's and not this machine's: every ns cost and c2c
+ * class missing from costs, and the percentages calibrate never measures.
+ */
+static json_object *not_measured(json_object *costs)
+{
+	char buf[1024] = "";
+	size_t off = 0;
+	json_object *c2c = json_object_object_get(costs, "c2c_ns");
+
+#define ADD(...)                                                                        \
+	do {                                                                            \
+		if (off < sizeof(buf))                                                  \
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, __VA_ARGS__); \
+	} while (0)
+	ADD("taken from profile default (costs/default.json), not measured here:");
+	for (int cls = 0; cls < C2C_NR; cls++)
+		if (!json_object_object_get(c2c, c2c_names[cls]))
+			ADD(" c2c_ns.%s", c2c_names[cls]);
+	for (int i = 0; i < nr_cost_ns_fields; i++)
+		if (!json_object_object_get(costs, cost_ns_fields[i].name))
+			ADD(" %s", cost_ns_fields[i].name);
+	ADD(" smt_speed_pct cold_mlp jitter_pct_x10");
+#undef ADD
+	return json_object_new_string(buf);
+}
 
 static u64 clamp_ns(double v, u64 lo)
 {
@@ -172,6 +201,16 @@ int cmd_calibrate(int argc, char **argv)
 		}
 	}
 
+	/* Where the states came from: a reader's assumption stays visible. */
+	char idle_src[400];
+
+	snprintf(idle_src, sizeof(idle_src), "%s; exit latencies of non-polling states: %s",
+		 m.assumed[ASSUMED_IDLE][0] ? m.assumed[ASSUMED_IDLE]
+					    : "names, exit latencies and target residencies from /sys",
+		 wake > 0 ? "raised to what a 2 ms-idle CPU's wake-up measured beyond the other "
+			    "costs (idle_2ms_wake_ns), if higher"
+			  : "not measured (one CPU)");
+
 	struct utsname u;
 	char desc[300];
 	json_object *root = json_object_new_object(), *states = json_object_new_array();
@@ -221,6 +260,8 @@ int cmd_calibrate(int argc, char **argv)
 			       json_object_new_string("src/cli/cmd_calibrate.c: medians of 5 repetitions; "
 						      "pipe write/read split 300:250 and AF_UNIX send/recv 500:390 as in costs/default.json"));
 	json_object_object_add(src, "measured", raw);
+	json_object_object_add(src, "idle_states", json_object_new_string(idle_src));
+	json_object_object_add(src, "not_measured", not_measured(costs));
 	json_object_object_add(root, "sources", src);
 
 	struct out_buf ob;

@@ -503,12 +503,17 @@ int cmd_compare(int argc, char **argv)
 		state_ptr[i] = state_key[i];
 	}
 
+	char assumed[MACHINE_ASSUMED_NR * 204];
+
+	machine_assumed_text(&m, assumed, sizeof(assumed));
+
 	struct cmp_table t = {
 		.version = WAKESIM_VERSION,
 		.commit = WAKESIM_COMMIT,
 		.machine = m.name,
 		.kernel = kernel_version_name(o.kver),
 		.cost_profile = m.cost_profile[0] ? m.cost_profile : "default",
+		.assumed = assumed,
 		.cpus = cpus,
 		.sysctls = sysctls,
 		.workload = cmd,

@@ -371,6 +371,15 @@ int cmd_run(int argc, char **argv)
 		json_object_object_add(root, "cost_profile",
 				       json_object_new_string(m.cost_profile[0] ? m.cost_profile : "default"));
 		json_object_object_add(root, "cpus", json_object_new_string(cpus));
+		json_object *as = json_object_new_array();
+
+		for (int i = 0; i < MACHINE_ASSUMED_NR; i++)
+			if (m.assumed[i][0])
+				json_object_array_add(as, json_object_new_string(m.assumed[i]));
+		if (json_object_array_length(as))
+			json_object_object_add(root, "assumed", as);
+		else
+			json_object_put(as);
 		json_object_object_add(root, "seed", json_object_new_int64((int64_t)o.seed));
 		json_object_object_add(root, "workload", json_object_new_string(cmdline));
 		json_object_object_add(root, "command", invocation_json(argc, argv));
@@ -394,6 +403,7 @@ int cmd_run(int argc, char **argv)
 			strcmp(cpus, "all") ? "CPUs " : "", strcmp(cpus, "all") ? cpus : "all CPUs", feats,
 			spec.policy ? ", policy " : "", spec.policy ? policy_name(spec.policy) : "",
 			sysctls, (unsigned long long)o.seed);
+		machine_print_assumed(ob.f, &m, "wakesim: ");
 		fprintf(ob.f, "  %-28s %14.6f %s\n", "result", res.result, res.unit);
 		metrics_print(ob.f, &m, &mv);
 	}

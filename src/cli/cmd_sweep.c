@@ -224,6 +224,10 @@ static json_object *machine_json(const char *spec, const struct machine *m, int 
 		json_object_array_add(st, json_object_new_string(key));
 	}
 	json_object_object_add(o, "idle_states", st);
+	char assumed[MACHINE_ASSUMED_NR * 204];
+
+	machine_assumed_text(m, assumed, sizeof(assumed));
+	json_object_object_add(o, "assumed", json_object_new_string(assumed));
 	return o;
 }
 
@@ -408,7 +412,7 @@ static int check_doc(json_object *doc, const char *name, const struct sweep_plan
 	static const char *const top[] = { "wakesim_sweep", "wakesim_version", "wakesim_commit",
 		"plan_file", "plan_hash", "plan", "shard", "jobs_total", "machines", "results", NULL };
 	static const char *const mkeys[] = { "spec", "name", "nr_cpus", "cost_profile", "idle_states",
-					     NULL };
+					     "assumed", NULL };
 	static const char *const rkeys[] = { "job", "value", "unit", "higher_is_better", "metrics",
 					     "idle_exits", NULL };
 	json_object *sh = get(doc, "shard", json_type_array), *v, *ms, *res;
@@ -440,11 +444,13 @@ static int check_doc(json_object *doc, const char *name, const struct sweep_plan
 		    !(sp = get(o, "spec", json_type_string)) ||
 		    strcmp(json_object_get_string(sp), p->machine[m]) ||
 		    !get(o, "name", json_type_string) || !get(o, "cost_profile", json_type_string) ||
+		    !get(o, "assumed", json_type_string) ||
 		    !(nc = get(o, "nr_cpus", json_type_int)) || json_object_get_int(nc) < 1 ||
 		    json_object_get_int(nc) > WS_MAX_CPUS || !(st = get(o, "idle_states", json_type_array)) ||
 		    json_object_array_length(st) > WS_MAX_IDLE_STATES) {
 			snprintf(err, errlen, "%s: machines[%d]: expected the plan's machine with name, "
-				 "nr_cpus 1..%d, cost_profile and idle_states", name, m, WS_MAX_CPUS);
+				 "nr_cpus 1..%d, cost_profile, idle_states and assumed", name, m,
+				 WS_MAX_CPUS);
 			return -1;
 		}
 		for (size_t i = 0; i < json_object_array_length(st); i++)
@@ -669,6 +675,7 @@ static int render_table(const struct merged *mg, int m, int w, bool json, json_o
 		.machine = json_object_get_string(get(mj, "name", json_type_string)),
 		.kernel = p->kernel ? p->kernel : "mainline",
 		.cost_profile = json_object_get_string(get(mj, "cost_profile", json_type_string)),
+		.assumed = json_object_get_string(get(mj, "assumed", json_type_string)),
 		.cpus = "all",
 		.sysctls = "default",
 		.workload = cmd,

@@ -43,7 +43,8 @@ static const char usage[] =
 	"  wakesim replay TRACE [--comm GLOB] [RUN OPTIONS]  a recorded trace (perf sched record,\n"
 	"                                               trace-cmd, ftrace) replayed on M\n"
 	"\n"
-	"Machines: a preset name, host (this machine's /sys), sysfs:DIR (a copied\n"
+	"Machines: a preset name, host (this machine's /sys, or $WAKESIM_SYSFS when set;\n"
+	"what /sys does not say is assumed, and outputs print it), sysfs:DIR (a copied\n"
 	"/sys tree), hwloc:FILE.xml (lstopo --of xml), lscpu:FILE (lscpu -p=CPU,CORE,\n"
 	"SOCKET,NODE,CACHE) or a machine JSON file. FEATURES use debugfs syntax:\n"
 	"SIS_SHORT,NO_SIS_UTIL; \"default\" keeps the kernel profile's. K: v5.12, v6.4,\n"
@@ -184,6 +185,7 @@ static int cmd_sysctls(int argc, char **argv)
 	sched_tunables_kernel(&t, o.kver, m.topo.nr_cpus);
 	printf("defaults for machine %s (%d CPUs), kernel %s:\n", m.name, m.topo.nr_cpus,
 	       kernel_version_name((enum kernel_version)o.kver));
+	machine_print_assumed(stdout, &m, "");
 	sched_tunables_print(&t, stdout);
 	machine_free(&m);
 	return 0;

@@ -97,7 +97,7 @@ static int read_in_process(const char *file, struct machine *m, char *err, size_
 		goto out;
 	}
 	/* libhwloc drops a PU its parents' cpusets leave out; the file meant it. */
-	int in_file = 0;
+	int in_file = 0, nr_no_llc = 0;
 
 	for (const char *p = text; (p = strstr(p, "type=\"PU\"")); p++)
 		in_file++;
@@ -133,6 +133,7 @@ static int read_in_process(const char *file, struct machine *m, char *err, size_
 		c->cluster = cl ? hwloc_bitmap_first(cl->cpuset) : c->core;
 		c->package = pkg ? (int)pkg->logical_index : 0;
 		c->llc = llc ? hwloc_bitmap_first(llc->cpuset) : -1 - c->package;
+		nr_no_llc += !llc;
 		c->node = 0;
 		if (node_per_pkg) {
 			c->node = c->package;
@@ -183,6 +184,9 @@ static int read_in_process(const char *file, struct machine *m, char *err, size_
 		hwloc_distances_release(topo, dist[0]);
 	}
 	snprintf(m->description, sizeof(m->description), "read from %s (hwloc XML)", file);
+	if (nr_no_llc)
+		snprintf(m->assumed[ASSUMED_LLC], sizeof(m->assumed[ASSUMED_LLC]),
+			 "LLC = package (no cache object in %s above %d of %d PUs)", file, nr_no_llc, n);
 	ret = 0;
 out:
 	hwloc_topology_destroy(topo);
@@ -195,6 +199,7 @@ struct hwloc_result {
 	int ok;
 	char err[512];
 	char description[256];
+	char assumed_llc[sizeof(((struct machine *)0)->assumed[0])];
 	u64 l2_bytes, llc_bytes;
 	struct topology topo;
 };
@@ -217,6 +222,7 @@ int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t er
 		r->l2_bytes = m->l2_bytes;
 		r->llc_bytes = m->llc_bytes;
 		snprintf(r->description, sizeof(r->description), "%s", m->description);
+		snprintf(r->assumed_llc, sizeof(r->assumed_llc), "%s", m->assumed[ASSUMED_LLC]);
 		_exit(write_all(is.fd, r, sizeof(*r)) ? 1 : 0);
 	}
 	int got = read_all(is.fd, r, sizeof(*r));
@@ -231,6 +237,8 @@ int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t er
 		m->l2_bytes = r->l2_bytes;
 		m->llc_bytes = r->llc_bytes;
 		snprintf(m->description, sizeof(m->description), "%s", r->description);
+		snprintf(m->assumed[ASSUMED_LLC], sizeof(m->assumed[ASSUMED_LLC]), "%s",
+			 r->assumed_llc);
 		ret = 0;
 	}
 	free(r);

@@ -106,7 +106,7 @@ int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t er
 	char *text = NULL;
 	size_t len;
 	struct cols c = { .n = 0 };
-	int lineno = 0, ret = -1, max_cpu = -1;
+	int lineno = 0, ret = -1, max_cpu = -1, nr_no_llc = 0;
 	bool seen[WS_MAX_CPUS] = { false };
 	int l2_of[WS_MAX_CPUS], line_of[WS_MAX_CPUS];
 
@@ -214,6 +214,7 @@ int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t er
 		ct->node = node < 0 ? 0 : node;
 		/* Keys apart from the core ids: an L2 id can equal a core id. */
 		ct->llc = llc < 0 ? -1 - sock : llc;
+		nr_no_llc += llc < 0;
 		ct->capacity = SCHED_CAPACITY_SCALE;
 		l2_of[cpu] = l2;
 	}
@@ -228,6 +229,10 @@ int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t er
 			goto out;
 		}
 	t->nr_cpus = max_cpu + 1;
+	if (nr_no_llc)
+		snprintf(m->assumed[ASSUMED_LLC], sizeof(m->assumed[ASSUMED_LLC]),
+			 "LLC = package (no cache ids in %s for %d of %d CPUs)", file, nr_no_llc,
+			 t->nr_cpus);
 	/* A cluster is an L2 shared by more than one core. */
 	for (int a = 0; a < t->nr_cpus; a++) {
 		bool shared = false;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "topology.h"
 
@@ -31,6 +32,13 @@ enum c2c_class {
 	C2C_PACKAGE,	/* same package, other node */
 	C2C_REMOTE,	/* other package */
 	C2C_NR
+};
+
+/* What a machine reader may have had to assume (struct machine.assumed). */
+enum machine_assumed {
+	ASSUMED_LLC,	/* no cache information: LLC = package */
+	ASSUMED_IDLE,	/* no cpuidle states: the kernel's default_idle_call() */
+	MACHINE_ASSUMED_NR
 };
 
 /* One cpuidle state, as the kernel's driver tables list it. */
@@ -95,6 +103,12 @@ struct machine {
 	char name[64];
 	char description[256];
 	char cost_profile[64];	/* the profile applied last ("" : defaults only) */
+	/*
+	 * What the reader assumed because its source did not say ("" if
+	 * nothing): outputs print each as "assumed: ..." so a result never
+	 * hides a guess (machine_print_assumed()).
+	 */
+	char assumed[MACHINE_ASSUMED_NR][200];
 	struct topology topo;
 	int nr_idle_states;
 	struct idle_state idle[WS_MAX_IDLE_STATES];
@@ -163,8 +177,25 @@ int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t er
  */
 int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t errlen);
 
-/* Read a sysfs tree rooted at dir into m->topo (and idle states if present). */
+/*
+ * Read a sysfs tree rooted at dir into m->topo, and its cpuidle states into
+ * m->idle. Where the tree has no cache information (the LLC becomes the
+ * package) or no cpuidle states (one halt state, as default_idle_call()),
+ * says so in m->assumed. Returns 0, or -1 with "DIR/FILE:1: why".
+ */
 int machine_read_sysfs(const char *dir, struct machine *m, char *err, size_t errlen);
+
+/*
+ * The sysfs root `--machine host` reads: $WAKESIM_SYSFS when set and not
+ * empty (a copied tree, so tests and CI never depend on the host), else
+ * "/sys".
+ */
+const char *machine_host_sysfs(void);
+
+/* Print each of m's assumptions as "<prefix>assumed: ...\n" (none: nothing). */
+void machine_print_assumed(FILE *f, const struct machine *m, const char *prefix);
+/* m's assumptions one per line ("" if none) into buf, cut to len. */
+void machine_assumed_text(const struct machine *m, char *buf, size_t len);
 
 /* Default costs and idle states for machines read from sysfs. */
 void machine_default_costs(struct machine *m);

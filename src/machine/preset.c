@@ -734,6 +734,9 @@ int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, s
 		/* The profile gives none: keep the machine's (from sysfs, say). */
 		memcpy(m->idle, idle, sizeof(idle));
 		m->nr_idle_states = nr_idle;
+	} else {
+		/* The profile's states replace whatever the reader assumed. */
+		m->assumed[ASSUMED_IDLE][0] = '\0';
 	}
 	snprintf(m->cost_profile, sizeof(m->cost_profile), "%.63s", spec);
 	return 0;
@@ -802,6 +805,50 @@ static int load_file(const char *path, struct machine *m, char *err, size_t errl
 	return ret;
 }
 
+/*
+ * lscpu and hwloc files list no idle states: the machine keeps
+ * costs/default.json's, which the same machine's sysfs tree may not have.
+ */
+static void idle_states_from_default(struct machine *m, const char *file)
+{
+	char names[120] = "";
+	size_t off = 0;
+
+	for (int i = 0; i < m->nr_idle_states && off < sizeof(names); i++)
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? ", " : "",
+					m->idle[i].name);
+	snprintf(m->assumed[ASSUMED_IDLE], sizeof(m->assumed[ASSUMED_IDLE]),
+		 "idle states %s of profile default (costs/default.json): %.80s lists none", names,
+		 file);
+}
+
+const char *machine_host_sysfs(void)
+{
+	const char *e = getenv("WAKESIM_SYSFS");
+
+	return e && e[0] ? e : "/sys";
+}
+
+void machine_print_assumed(FILE *f, const struct machine *m, const char *prefix)
+{
+	for (int i = 0; i < MACHINE_ASSUMED_NR; i++)
+		if (m->assumed[i][0])
+			fprintf(f, "%sassumed: %s\n", prefix, m->assumed[i]);
+}
+
+void machine_assumed_text(const struct machine *m, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < MACHINE_ASSUMED_NR; i++)
+		if (m->assumed[i][0] && off < len) {
+			int r = snprintf(buf + off, len - off, "%s%s", off ? "\n" : "", m->assumed[i]);
+
+			off += r > 0 ? (size_t)r : 0;
+		}
+}
+
 int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 {
 	const struct preset_blob *b;
@@ -810,22 +857,18 @@ int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 	memset(m, 0, sizeof(*m));
 	if (load_default_costs(m, err, errlen))
 		return -1;
-	if (!strcmp(spec, "host")) {
-		ret = machine_read_sysfs("/sys", m, err, errlen);
-		snprintf(m->name, sizeof(m->name), "host");
-		snprintf(m->cost_profile, sizeof(m->cost_profile), "default, sysfs idle states");
-	} else if (!strncmp(spec, "sysfs:", 6)) {
-		ret = machine_read_sysfs(spec + 6, m, err, errlen);
+	if (!strcmp(spec, "host") || !strncmp(spec, "sysfs:", 6)) {
+		ret = machine_read_sysfs(spec[0] == 'h' ? machine_host_sysfs() : spec + 6, m, err,
+					 errlen);
 		snprintf(m->name, sizeof(m->name), "%.63s", spec);
-		snprintf(m->cost_profile, sizeof(m->cost_profile), "default, sysfs idle states");
-	} else if (!strncmp(spec, "lscpu:", 6)) {
-		ret = machine_read_lscpu(spec + 6, m, err, errlen);
-		snprintf(m->name, sizeof(m->name), "%.63s", spec);
-		snprintf(m->cost_profile, sizeof(m->cost_profile), "default");
-	} else if (!strncmp(spec, "hwloc:", 6)) {
-		ret = machine_read_hwloc(spec + 6, m, err, errlen);
+		snprintf(m->cost_profile, sizeof(m->cost_profile), "%s",
+			 m->assumed[ASSUMED_IDLE][0] ? "default" : "default, sysfs idle states");
+	} else if (!strncmp(spec, "lscpu:", 6) || !strncmp(spec, "hwloc:", 6)) {
+		ret = spec[0] == 'l' ? machine_read_lscpu(spec + 6, m, err, errlen)
+				     : machine_read_hwloc(spec + 6, m, err, errlen);
 		snprintf(m->name, sizeof(m->name), "%.63s", spec);
 		snprintf(m->cost_profile, sizeof(m->cost_profile), "default");
+		idle_states_from_default(m, spec + 6);
 	} else if (strchr(spec, '/') || strstr(spec, ".json")) {
 		ret = load_file(spec, m, err, errlen);
 	} else if (strncmp(spec, "costs/", 6) && (b = preset_blob_find(spec))) {

@@ -33,6 +33,7 @@ struct sysfs {
 	int nr_cpus;
 	struct cpumask *mask[MASK_NR];	/* [nr_cpus] each */
 	char mask_file[MASK_NR][WS_MAX_CPUS][80]; /* which file gave each mask */
+	int nr_no_llc;		/* CPUs with no cache information */
 };
 
 static bool is_dir(const char *path)
@@ -304,6 +305,40 @@ static int read_nodes(struct sysfs *s, struct topology *t)
 	return 0;
 }
 
+/*
+ * No cpuidle states (no driver, or "none"): cpuidle_idle_call() finds
+ * cpuidle_not_available() and calls default_idle_call(), which halts in
+ * arch_cpu_idle() (x86 HLT, arm64 WFI) until an interrupt
+ * (kernel/sched/idle.c, v6.12). One non-polling state models that halt,
+ * with the exit latency of the defaults' shallowest halt-like state.
+ */
+static int no_idle_states(struct sysfs *s, struct machine *m)
+{
+	char drv[64] = "";
+	const struct idle_state *c1 = NULL;
+	struct idle_state halt = { .name = "halt", .exit_latency_ns = 1000,
+				   .target_residency_ns = 1000 };
+
+	if (read_file(s, "devices/system/cpu/cpuidle/current_driver", false, drv, sizeof(drv)) < 0)
+		return -1;
+	drv[strcspn(drv, "\n")] = '\0';
+	for (int i = 0; i < m->nr_idle_states && !c1; i++)
+		if (!m->idle[i].polling)
+			c1 = &m->idle[i];
+	if (c1) {
+		halt.exit_latency_ns = c1->exit_latency_ns;
+		halt.target_residency_ns = c1->target_residency_ns;
+	}
+	snprintf(m->assumed[ASSUMED_IDLE], sizeof(m->assumed[ASSUMED_IDLE]),
+		 "one idle state \"halt\" (default_idle_call()), exit %g us as %s of "
+		 "costs/default.json: no cpuidle states in %s (driver %s)",
+		 (double)halt.exit_latency_ns / 1000, c1 ? c1->name : "C1", s->root,
+		 drv[0] ? drv : "absent");
+	m->idle[0] = halt;
+	m->nr_idle_states = 1;
+	return 0;
+}
+
 /* cpu0's cpuidle states replace the defaults when the tree has them. */
 static int read_idle_states(struct sysfs *s, struct machine *m)
 {
@@ -341,8 +376,9 @@ static int read_idle_states(struct sysfs *s, struct machine *m)
 	if (n > 0) {
 		memcpy(m->idle, st, sizeof(st[0]) * (size_t)n);
 		m->nr_idle_states = n;
+		return 0;
 	}
-	return 0;
+	return no_idle_states(s, m);
 }
 
 static int read_cpus(struct sysfs *s, struct topology *t)
@@ -379,6 +415,7 @@ static int read_cpus(struct sysfs *s, struct topology *t)
 			return -1;
 		/* No cache information: the kernel falls back to the package. */
 		c->llc = r == 1 ? -1 - c->package : cpumask_first(&s->mask[MASK_LLC][cpu]);
+		s->nr_no_llc += r == 1;
 		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cpu_capacity", cpu);
 		r = read_long(s, rel, false, 1, SCHED_CAPACITY_SCALE, &cap);
 		if (r < 0)
@@ -457,6 +494,10 @@ int machine_read_sysfs(const char *dir, struct machine *m, char *err, size_t err
 	}
 	if (read_cpus(s, t) || read_nodes(s, t) || read_idle_states(s, m))
 		goto out;
+	if (s->nr_no_llc)
+		snprintf(m->assumed[ASSUMED_LLC], sizeof(m->assumed[ASSUMED_LLC]),
+			 "LLC = package (no cache info in %s/devices/system/cpu/cpu*/cache "
+			 "for %d of %d CPUs)", s->root, s->nr_no_llc, nr);
 	snprintf(m->description, sizeof(m->description), "read from %s", s->root);
 	ret = 0;
 out:

@@ -269,6 +269,12 @@ void cmp_print_text(const struct cmp_table *t, FILE *f)
 	fprintf(f, "machine %s (%d CPUs), kernel %s, costs %s, workload on %s%s, sysctls %s\n",
 		t->machine, t->nr_cpus, t->kernel, t->cost_profile, strcmp(t->cpus, "all") ? "CPUs " : "",
 		strcmp(t->cpus, "all") ? t->cpus : "all CPUs", t->sysctls);
+	for (const char *a = t->assumed; a && *a;) {
+		int n = (int)strcspn(a, "\n");
+
+		fprintf(f, "assumed: %.*s\n", n, a);
+		a += n + (a[n] == '\n');
+	}
 	if (t->runs > 1)
 		fprintf(f, "%d runs per side (seeds %llu-%llu)", t->runs, t->first_seed,
 			t->first_seed + (unsigned long long)t->runs - 1);
@@ -363,6 +369,17 @@ json_object *cmp_json(const struct cmp_table *t)
 		json_object_object_add(root, "command", json_object_get(t->command));
 	json_object_object_add(root, "kernel", json_object_new_string(t->kernel));
 	json_object_object_add(root, "cost_profile", json_object_new_string(t->cost_profile));
+	if (t->assumed && *t->assumed) {
+		json_object *as = json_object_new_array();
+
+		for (const char *a = t->assumed; *a;) {
+			int n = (int)strcspn(a, "\n");
+
+			json_object_array_add(as, json_object_new_string_len(a, n));
+			a += n + (a[n] == '\n');
+		}
+		json_object_object_add(root, "assumed", as);
+	}
 	json_object_object_add(root, "cpus", json_object_new_string(t->cpus));
 	json_object_object_add(root, "sysctls", json_object_new_string(t->sysctls));
 	json_object_object_add(root, "runs", json_object_new_int(t->runs));

@@ -42,6 +42,7 @@ struct cmp_cell {
 struct cmp_table {
 	/* what was run: the manifest every rendering records */
 	const char *version, *commit, *machine, *kernel, *cost_profile, *cpus, *sysctls, *workload;
+	const char *assumed;	/* what the machine reader assumed, a line each; NULL or "": none */
 	int nr_cpus, runs;
 	unsigned long long first_seed;
 	const char *unit;
