@@ -364,20 +364,33 @@ static void test_schedstat(void **state)
 
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --json --schedstat "
 			       "/tmp/wakesim-ss.txt -o /tmp/wakesim-ss.json -- hackbench -g 2 -l 30 -p && "
-			       "head -1 /tmp/wakesim-ss.txt && awk '/^cpu/ && NF != 10 || /^domain/ && "
-			       "NF != 38 { bad++ } /^cpu/ { t += $6; l += $7; p += $10 } /^domain/ "
-			       "{ r += $(NF - 2) } END { print bad + 0, t, l + r, p }' /tmp/wakesim-ss.txt && "
-			       "jq -r '.metrics | \"\\(.wakeups) \\(.context_switches)\"' /tmp/wakesim-ss.json",
+			       "head -1 /tmp/wakesim-ss.txt && awk '/^cpu/ && NF != 14 || /^domain/ && "
+			       "NF != 38 { bad++ } /^cpu/ { t += $6; l += $7; p += $10; s1 += $11; "
+			       "s2 += $12; s3 += $13; s4 += $14 } /^domain/ { r += $(NF - 2) } END { print "
+			       "bad + 0, t, l + r, p, s1, s2, s3, s4 }' /tmp/wakesim-ss.txt && jq -r "
+			       "'.metrics | \"\\(.wakeups) \\(.context_switches) \\(.sis_search) "
+			       "\\(.sis_domain_search) \\(.sis_scanned) \\(.sis_failed)\"' /tmp/wakesim-ss.json",
 			       w, HOST), 0);
-	int bad, t, lr, p, wakeups, switches;
+	int bad, t, lr, p, wakeups, switches, sis[4], met[4];
 
-	assert_int_equal(sscanf(out, "version 16\n%d %d %d %d\n%d %d", &bad, &t, &lr, &p, &wakeups,
-				&switches), 6);
+	assert_int_equal(sscanf(out, "version 16\n%d %d %d %d %d %d %d %d\n%d %d %d %d %d %d", &bad,
+				&t, &lr, &p, &sis[0], &sis[1], &sis[2], &sis[3], &wakeups, &switches,
+				&met[0], &met[1], &met[2], &met[3]), 14);
 	assert_int_equal(bad, 0);
 	assert_true(wakeups > 0);
 	assert_int_equal(t, wakeups);
 	assert_int_equal(lr, wakeups);
 	assert_int_equal(p, switches);
+	/*
+	 * The SIS counters the CPUs' lines append sum to the run's: every
+	 * select_idle_sibling() call is counted once, on the waking CPU; a
+	 * wake-up calls it at most once (forks take the slow path), and only
+	 * its calls can scan, and only scans can fail.
+	 */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(sis[i], met[i]);
+	assert_true(met[0] > 0 && met[0] <= wakeups);
+	assert_true(met[1] <= met[0] && met[3] <= met[1]);
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --kernel v6.4 --schedstat "
 			       "/tmp/wakesim-ss.txt -- hackbench -g 1 -l 5 >/dev/null && head -1 "
 			       "/tmp/wakesim-ss.txt && rm -f /tmp/wakesim-ss.txt /tmp/wakesim-ss.json", w,

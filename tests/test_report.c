@@ -11,10 +11,16 @@
  *     sqrt(4/3 + 0.25/3) = 4.621 on 2.25 degrees of freedom, p = 0.036:
  *     significant at 95%, not at 99%.
  * At g=2 every run is 5: no change, nothing significant.
- * Diagnostics at g=1: context_switches 100 / 150 / 50 (+-50%) ranks above
- * the C1 exits 40 / 40 / 30 (-25%), then wake_idle_cpu_pct 10 / 10 / 12
- * (+20%); unchanged metrics follow in table order, idle states last; hit
- * counters that never fired are left out.
+ * Diagnostics at g=1: b's hits_IDLE_DELAY 0 / 5 / 0 is new (an infinite
+ * change) and ranks first; context_switches 100 / 150 / 50 (+-50%) ranks
+ * above the C1 exits 40 / 40 / 30 (-25%), then wake_idle_cpu_pct 10 / 10 /
+ * 12 (+20%); unchanged metrics follow in table order, idle states last;
+ * hit counters that never fired are left out. Placements at g=1: a and c
+ * 30 prev_idle and 70 scan_idle_cpu, b 90 and 10, all of them affine_sync
+ * wake-ups, a and c moving 70 (llc) and b 10: shares 30 / 90 (+60.00
+ * points) / 30 (+0.00), and so on.
+ * Notes under the table: at g=2, b's IDLE_DELAY never fired (hits 0), and
+ * c placed every task as a did in every run (same_placements).
  * tests/data/compare-golden.txt is that layout written out by hand.
  */
 #include "testutil.h"
@@ -66,6 +72,18 @@ static void build(struct cmp_table *t, struct cmp_cell *cells, double sig_level)
 	cmp_cell_at(t, 0, 0)->idle_exits[0] = 40;
 	cmp_cell_at(t, 0, 1)->idle_exits[0] = 40;
 	cmp_cell_at(t, 0, 2)->idle_exits[0] = 30;
+	cmp_cell_at(t, 0, 1)->metric[metric_index("hits_IDLE_DELAY")] = 5;
+	for (int s = 0; s < 3; s++) {
+		struct cmp_cell *c = cmp_cell_at(t, 0, s);
+		double prev = s == 1 ? 90 : 30;
+
+		c->place[PR_PREV_IDLE] = prev;
+		c->place[PR_SCAN_IDLE_CPU] = 100 - prev;
+		c->place[PLACE_AFFINE0 + PA_SYNC] = 100;
+		c->place[PLACE_DIST0 + 0] = prev;
+		c->place[PLACE_DIST0 + 3] = 100 - prev;
+	}
+	cmp_cell_at(t, 1, 2)->same_placements = 1;
 	cmp_table_stats(t);
 }
 

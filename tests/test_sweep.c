@@ -102,6 +102,16 @@ static void test_shards_merge_to_the_same_report(void **state)
 			       "%s/b1.json && %s merge %s/b1.json | cmp - %s/bare.txt && grep '^assumed' "
 			       "%s/bare.txt", dir, tu_wakesim(), dir, dir, tu_wakesim(), dir, dir,
 			       tu_wakesim(), dir, dir, dir), 0);
+	/* A policy's own kernel: "kernel per side" and the side's item. */
+	assert_int_equal(tu_sh(out, sizeof(out), "printf '{\"machines\": [\"kunpeng920-48\"], "
+			       "\"workloads\": [{\"command\": [\"hackbench\", \"-l\", \"5\"]}], "
+			       "\"policies\": [{\"name\": \"old\", \"kernel\": \"v6.6\"}, {\"name\": "
+			       "\"new\"}], \"runs\": 1}' > %s/kern.json && %s sweep %s/kern.json --quiet "
+			       "| sed -n 2,8p", dir, tu_wakesim(), dir), 0);
+	assert_non_null(strstr(out, "kernel per side,"));
+	assert_non_null(strstr(out, "\nold: default,kernel=v6.6\n"));
+	assert_non_null(strstr(out, "\nnew: default\n"));
+	assert_int_equal(tu_sh(out, sizeof(out), "grep '^assumed' %s/bare.txt", dir), 0);
 	assert_non_null(strstr(out, "assumed: LLC = package (no cache info in tests/data/"
 				    "bare-2cpu-sysfs/devices/system/cpu/cpu*/cache for 2 of 2 CPUs)\n"
 				    "assumed: one idle state \"halt\""));
@@ -172,6 +182,9 @@ static void test_malformed_plans(void **state)
 			  " \"policies\": [{\"name\": \"a\"}], \"seeds\": 3}",
 			  ":2: key \"seeds\": unknown key (known here: name machines kernel workloads "
 			  "policies runs seed)");
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": "
+			  "[\"hackbench\"]}],\n \"policies\": [{\"name\": \"a\",\n \"kernel\": \"v7\"}]}",
+			  ":3: key \"policies[0].kernel\": expected v5.12, v6.4, v6.6 or mainline");
 	expect_plan_error("{\"machines\": [], \"workloads\": [], \"policies\": []}",
 			  ":1: key \"machines\": expected a non-empty array");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"],\n \"workloads\": [\n  {\"name\": \"x\"}],\n"

@@ -6,8 +6,11 @@
  * format says (strings, pids, prio, target and migration CPUs, prev_state
  * bits, the dynamic comm of sched_migrate_task), libtraceevent prints the
  * record's fields with the format's print fmt, and that must be the line's
- * text. Also: one sched_switch to a task per context switch in the
- * metrics, time never goes back, and --trace-window keeps only its window.
+ * text. wakesim's own sched_select_rq is checked the same way, with the
+ * format its header gives. Also: one sched_switch to a task per context
+ * switch in the metrics, time never goes back, each sched_select_rq comes
+ * right before the wake-up it explains, and --trace-window keeps only its
+ * window.
  */
 #include "testutil.h"
 
@@ -36,6 +39,36 @@ static struct tep_handle *load_formats(void)
 	}
 	free(buf);
 	return tep;
+}
+
+/*
+ * wakesim's own sched_select_rq: its format from the trace file's header
+ * ("# " before each line of what tracefs would show), parsed as a kernel
+ * event's is. The header is the only place it is described.
+ */
+static void load_header_format(struct tep_handle *tep, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[1024], buf[8192];
+	size_t n = 0;
+	bool in = false;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) && line[0] == '#') {
+		const char *l = line[1] == ' ' ? line + 2 : line + 1;
+
+		if (!strncmp(l, "name: sched_select_rq", 21))
+			in = true;
+		if (in && n + strlen(l) < sizeof(buf)) {
+			memcpy(buf + n, l, strlen(l));
+			n += strlen(l);
+		}
+		if (in && !strncmp(l, "print fmt:", 10))
+			break;
+	}
+	fclose(f);
+	assert_true(in);
+	assert_int_equal(tep_parse_event(tep, buf, n, "wakesim"), 0);
 }
 
 /* prev_state's text back to the bits the print fmt renders it from. */
@@ -79,7 +112,8 @@ static void put_int(unsigned char *rec, const struct tep_format_field *f, long v
  */
 static char *reprint(struct tep_handle *tep, const char *name, int pid, int cpu, char *fields)
 {
-	struct tep_event *ev = tep_find_event_by_name(tep, "sched", name);
+	struct tep_event *ev = tep_find_event_by_name(tep, strcmp(name, "sched_select_rq") ? "sched"
+											: "wakesim", name);
 	unsigned char rec[256] = { 0 };
 	int dyn = 128; /* where a __data_loc string goes */
 
@@ -198,7 +232,27 @@ static void test_trace_formats(void **state)
 	assert_true(migr > 0);
 	assert_int_equal(exits, 17); /* 16 children and the main task */
 	assert_non_null(strstr(out, "   #P:96\n"));
+	load_header_format(tep, "/tmp/wakesim-trace.txt");
 	check_file(tep, "/tmp/wakesim-trace.txt", 96, 0, 1e9, &sw, &n);
+	/*
+	 * Each placement's event comes right before what it explains: the
+	 * sched_waking of its task (whose sched_wakeup, later if the wake-up
+	 * is remote, names the chosen CPU), or its sched_wakeup_new there.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "grep -v '^#' /tmp/wakesim-trace.txt | awk '"
+			       "{ p = $0; sub(/.* pid=/, \"\", p); sub(/ .*/, \"\", p); t = $0; "
+			       "sub(/.*(target|dest)_cpu=/, \"\", t); sub(/ .*/, \"\", t); t += 0 } "
+			       "want { want = 0; if (/sched_waking:/ && p == pid) { pend[p] = d; ok++ } "
+			       "else if (/sched_wakeup_new:/ && p == pid && t == d) ok++; else bad++ } "
+			       "/sched_select_rq:/ { sel++; pid = p; d = t; want = 1 } "
+			       "/sched_wakeup:/ && (p in pend) { if (t != pend[p]) bad++; else done++; "
+			       "delete pend[p] } END { print sel, ok, bad + 0, done + 0 }'"), 0);
+	long sel, ok, bad, done;
+
+	assert_int_equal(sscanf(out, "%ld %ld %ld %ld", &sel, &ok, &bad, &done), 4);
+	assert_true(sel > 0 && done > 0);
+	assert_int_equal(ok, sel);
+	assert_int_equal(bad, 0);
 	assert_int_equal(sw, cs);
 	/* A window keeps its part, and the header counts what it kept. */
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine kunpeng920-48 --node 0 --trace "
@@ -211,6 +265,7 @@ static void test_trace_formats(void **state)
 	assert_int_equal(sscanf(out, "%ld", &kept), 1);
 	snprintf(header, sizeof(header), "entries-in-buffer/entries-written: %ld/%ld   #P:96", kept, kept);
 	assert_non_null(strstr(out, header));
+	load_header_format(tep, "/tmp/wakesim-trace2.txt");
 	check_file(tep, "/tmp/wakesim-trace2.txt", 96, 0.0005, 0.001, &sw2, &n2);
 	assert_true(n2 > 0 && n2 < n);
 	tu_sh(out, sizeof(out), "rm -f /tmp/wakesim-trace.txt /tmp/wakesim-trace2.txt");

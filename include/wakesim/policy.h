@@ -183,7 +183,11 @@ static inline void schedstat_ttwu_move_affine(struct sched_domain *sd)
  * scan_cpu_ns and a read of its runqueue line, and counts in the
  * cpus_examined_per_call diagnostic. select_idle_cpu() is the whole LLC
  * scan; a policy that rewrites it brackets its own scan with
- * sis_begin()/sis_end() so the scan's time and calls are accounted.
+ * sis_begin()/sis_end() so the scan's time and calls are accounted
+ * (sis_domain_search; sis_search and sis_failed count only mainline's
+ * select_idle_sibling() and select_idle_cpu()). A CPU a policy returns
+ * from code of its own, not mainline's, is a "policy:NAME" placement in
+ * the reasons table.
  */
 static inline int __select_idle_cpu(int cpu, struct task_struct *p)
 {

@@ -43,11 +43,12 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 
 	char list[1024];
 	const char *policy = o->policy;
+	int kver = o->kver;
 
 	memset(spec, 0, sizeof(*spec));
 	spec->m = m;
 	if (features) {
-		/* A side's "policy=X" item: the rest is the feature list. */
+		/* A side's "policy=X" and "kernel=K" items: the rest is the feature list. */
 		char *copy = strdup(features), *save = NULL;
 
 		if (!copy) {
@@ -60,12 +61,25 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 				policy = features + (t - copy) + 7;
 				continue;
 			}
+			if (!strncmp(t, "kernel=", 7)) {
+				kver = kernel_version_parse(t + 7);
+				if (kver < 0) {
+					fprintf(stderr, "wakesim: %s: kernel=\"%s\": expected v5.12, v6.4, "
+						"v6.6 or mainline\n", features_opt, t + 7);
+					free(copy);
+					return -1;
+				}
+				continue;
+			}
 			size_t n = strlen(list);
 
 			snprintf(list + n, sizeof(list) - n, "%s%s", n ? "," : "", t);
 		}
 		free(copy);
-		features = list[0] || !strstr(features, "policy=") ? list : "default";
+		/* Items alone ("policy=X") mean the defaults; "" stays an error. */
+		features = list[0] || (!strstr(features, "policy=") && !strstr(features, "kernel="))
+				   ? list
+				   : "default";
 	}
 	if (policy) {
 		char spec_buf[512];
@@ -81,15 +95,15 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 			return -1;
 		}
 	}
-	sched_features_default_for(&spec->features, (enum kernel_version)o->kver);
+	sched_features_default_for(&spec->features, (enum kernel_version)kver);
 	if (features && sched_features_parse(&spec->features, features, err, sizeof(err))) {
 		fprintf(stderr, "wakesim: %s: %s\n", features_opt, err);
 		return -1;
 	}
 	sched_tunables_default(&spec->tunables, m->topo.nr_cpus);
-	sched_tunables_kernel(&spec->tunables, o->kver, m->topo.nr_cpus);
+	sched_tunables_kernel(&spec->tunables, kver, m->topo.nr_cpus);
 	for (int i = 0; i < o->nr_sysctl; i++)
-		if (sched_tunables_set(&spec->tunables, o->kver, o->sysctl[i], err, sizeof(err))) {
+		if (sched_tunables_set(&spec->tunables, kver, o->sysctl[i], err, sizeof(err))) {
 			fprintf(stderr, "wakesim: %s\n", err);
 			return -1;
 		}
@@ -101,7 +115,7 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 			short_set = true;
 	/* The patch's min_granularity / 8 on CFS; EEVDF's base slice / 8. */
 	if (!short_set)
-		spec->tunables.sis_short_ns = (o->kver < KV_6_6 ? spec->tunables.min_granularity_ns
+		spec->tunables.sis_short_ns = (kver < KV_6_6 ? spec->tunables.min_granularity_ns
 							       : spec->tunables.base_slice_ns) / 8;
 
 	cpumask_setall(&spec->allowed);

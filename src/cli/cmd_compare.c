@@ -41,13 +41,17 @@ static const char compare_usage[] =
 	"Sides: --base (default \"default\", the --kernel profile's) and --test, named base\n"
 	"and test; or two or more --side NAME=FEATURES, the first being the base every\n"
 	"other is compared with. A side's FEATURES may hold policy=NAME|FILE.so, its\n"
-	"wake-up policy (else --policy's, else mainline). --loads g=2,4 appends \"-g 2\", then\n"
+	"wake-up policy (else --policy's, else mainline), and kernel=K, its kernel profile\n"
+	"(else --kernel's): --side old=default,kernel=v6.6 --side new=default compares\n"
+	"v6.6 with mainline. --loads g=2,4 appends \"-g 2\", then\n"
 	"\"-g 4\", to the workload's arguments (overriding the same option there); a\n"
 	"long name appends \"--name V\", or the option a workload names it by\n"
 	"(`wakesim workloads`: tbench clients=8 gives --nprocs 8, pgbench clients=8\n"
 	"gives -c 8). Change is positive when a side is better than the base; *x%*\n"
 	"marks significance (Welch's t-test at --sig-level, default 95%).\n"
-	"Output: mmtests' compare-kernels layout and ranked diagnostics; --json or\n"
+	"Output: mmtests' compare-kernels layout, a note under it where a side cannot\n"
+	"differ (it placed every task as the base did, or its feature never fired),\n"
+	"then per load level the ranked diagnostics and the placements by reason; --json or\n"
 	"--csv (a row per load and side) for scripts; --plot DIR also draws the result\n"
 	"and the diagnostics against load level with gnuplot (PNG, SVG, data, script).\n"
 	"On a terminal, a progress bar\n"
@@ -347,7 +351,8 @@ int cmd_compare(int argc, char **argv)
 	for (int a = 0; a < nsides; a++)
 		for (int b = a + 1; b < nsides; b++)
 			if (!memcmp(&sides[a].features, &sides[b].features, sizeof(sides[a].features)) &&
-			    sides[a].policy == sides[b].policy) {
+			    sides[a].policy == sides[b].policy &&
+			    sides[a].tunables.kver == sides[b].tunables.kver) {
 				char f[512];
 
 				sched_features_describe(&sides[a].features, f, sizeof(f));
@@ -361,6 +366,12 @@ int cmd_compare(int argc, char **argv)
 				machine_free(&m);
 				return EXIT_USAGE;
 			}
+
+	/* Sides on different kernels name theirs; the header then says "per side". */
+	bool per_side_kernel = false;
+
+	for (int sd = 1; sd < nsides; sd++)
+		per_side_kernel |= sides[sd].tunables.kver != sides[0].tunables.kver;
 
 	/* Utilisation is over the CPUs the workload may use. */
 	int ncpu_allowed = cpumask_weight(&sides[0].allowed);
@@ -474,6 +485,12 @@ int cmd_compare(int argc, char **argv)
 			snprintf(feat_desc[sd] + n, sizeof(feat_desc[sd]) - n, ", policy %s",
 				 policy_name(sides[sd].policy));
 		}
+		if (per_side_kernel) {
+			size_t n = strlen(feat_desc[sd]);
+
+			snprintf(feat_desc[sd] + n, sizeof(feat_desc[sd]) - n, ", kernel %s",
+				 kernel_version_name(sides[sd].tunables.kver));
+		}
 		feat_ptr[sd] = feat_desc[sd];
 	}
 	for (int l = 0; l < nloads; l++)
@@ -493,7 +510,16 @@ int cmd_compare(int argc, char **argv)
 				cl->metric[d] += one.v[d] / runs;
 			for (int i = 0; i < m.nr_idle_states; i++)
 				cl->idle_exits[i] += one.idle_exits[i] / runs;
+			for (int k = 0; k < PLACE_ALL; k++)
+				cl->place[k] += one.place[k] / runs;
 		}
+		/* Specs are load-major: the base of this load is sp - sp % nsides. */
+		int bsp = sp - sp % nsides;
+
+		cl->same_placements = 1;
+		for (int r = 0; r < runs; r++)
+			if (out[sp * runs + r].met.place_digest != out[bsp * runs + r].met.place_digest)
+				cl->same_placements = 0;
 	}
 	char state_key[WS_MAX_IDLE_STATES][24];
 	const char *state_ptr[WS_MAX_IDLE_STATES];
@@ -511,7 +537,7 @@ int cmd_compare(int argc, char **argv)
 		.version = WAKESIM_VERSION,
 		.commit = WAKESIM_COMMIT,
 		.machine = m.name,
-		.kernel = kernel_version_name(o.kver),
+		.kernel = per_side_kernel ? "per side" : kernel_version_name(sides[0].tunables.kver),
 		.cost_profile = m.cost_profile[0] ? m.cost_profile : "default",
 		.assumed = assumed,
 		.cpus = cpus,

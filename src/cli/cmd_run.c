@@ -406,6 +406,7 @@ int cmd_run(int argc, char **argv)
 		machine_print_assumed(ob.f, &m, "wakesim: ");
 		fprintf(ob.f, "  %-28s %14.6f %s\n", "result", res.result, res.unit);
 		metrics_print(ob.f, &m, &mv);
+		placements_print(ob.f, &mv, spec.policy ? policy_name(spec.policy) : NULL);
 	}
 	free(report);
 	int nr_cpus = m.topo.nr_cpus;

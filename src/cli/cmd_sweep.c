@@ -308,7 +308,8 @@ static int run_shard(const char *file, const struct sweep_plan *p, int si, int s
 		struct metrics_view v;
 		struct plan_job c;
 		json_object *o = json_object_new_object(), *mv = json_object_new_array();
-		json_object *ie = json_object_new_array();
+		json_object *ie = json_object_new_array(), *pl = json_object_new_array();
+		char digest[24];
 
 		sweep_plan_job(p, ids[k], &c);
 		metrics_view(&out[k].met, cpumask_weight(&js[k]->allowed), &v);
@@ -316,6 +317,10 @@ static int run_shard(const char *file, const struct sweep_plan *p, int si, int s
 			json_object_array_add(mv, num(v.v[d]));
 		for (int i = 0; i < r.m[c.machine].nr_idle_states; i++)
 			json_object_array_add(ie, num(v.idle_exits[i]));
+		for (int i = 0; i < PLACE_ALL; i++)
+			json_object_array_add(pl, num(v.place[i]));
+		/* A hex string: JSON numbers are not exact to 64 bits everywhere. */
+		snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)out[k].met.place_digest);
 		json_object_object_add(o, "job", json_object_new_int64(ids[k]));
 		json_object_object_add(o, "value", num(out[k].result));
 		json_object_object_add(o, "unit", json_object_new_string(out[k].unit));
@@ -323,6 +328,8 @@ static int run_shard(const char *file, const struct sweep_plan *p, int si, int s
 				       json_object_new_boolean(out[k].higher_is_better));
 		json_object_object_add(o, "metrics", mv);
 		json_object_object_add(o, "idle_exits", ie);
+		json_object_object_add(o, "placements", pl);
+		json_object_object_add(o, "placement_digest", json_object_new_string(digest));
 		json_object_array_add(res, o);
 	}
 	for (int m = 0; m < p->nr_machines; m++)
@@ -414,7 +421,7 @@ static int check_doc(json_object *doc, const char *name, const struct sweep_plan
 	static const char *const mkeys[] = { "spec", "name", "nr_cpus", "cost_profile", "idle_states",
 					     "assumed", NULL };
 	static const char *const rkeys[] = { "job", "value", "unit", "higher_is_better", "metrics",
-					     "idle_exits", NULL };
+					     "idle_exits", "placements", "placement_digest", NULL };
 	json_object *sh = get(doc, "shard", json_type_array), *v, *ms, *res;
 	char hash[32];
 	int nm = nr_metric_defs < CMP_MAX_METRICS ? nr_metric_defs : CMP_MAX_METRICS;
@@ -459,7 +466,7 @@ static int check_doc(json_object *doc, const char *name, const struct sweep_plan
 	}
 	res = get(doc, "results", json_type_array);
 	for (size_t i = 0; i < json_object_array_length(res); i++) {
-		json_object *o = json_object_array_get_idx(res, i), *mv, *ie, *jv;
+		json_object *o = json_object_array_get_idx(res, i), *mv, *ie, *jv, *pl, *dg;
 		long long j;
 		struct plan_job c;
 
@@ -482,16 +489,24 @@ static int check_doc(json_object *doc, const char *name, const struct sweep_plan
 			  get(o, "unit", json_type_string) && get(o, "higher_is_better", json_type_boolean) &&
 			  (mv = get(o, "metrics", json_type_array)) &&
 			  (int)json_object_array_length(mv) == nm &&
-			  (ie = get(o, "idle_exits", json_type_array)) && json_object_array_length(ie) == nst;
+			  (ie = get(o, "idle_exits", json_type_array)) && json_object_array_length(ie) == nst &&
+			  (pl = get(o, "placements", json_type_array)) &&
+			  json_object_array_length(pl) == PLACE_ALL &&
+			  (dg = get(o, "placement_digest", json_type_string)) &&
+			  json_object_get_string_len(dg) == 16 &&
+			  strspn(json_object_get_string(dg), "0123456789abcdef") == 16;
 
 		for (int d = 0; ok && d < nm; d++)
 			ok = figure_ok(json_object_array_get_idx(mv, (size_t)d), true);
 		for (size_t k = 0; ok && k < nst; k++)
 			ok = figure_ok(json_object_array_get_idx(ie, k), true);
+		for (size_t k = 0; ok && k < PLACE_ALL; k++)
+			ok = figure_ok(json_object_array_get_idx(pl, k), true);
 		if (!ok) {
 			snprintf(err, errlen, "%s: results[%zu] (job %lld): expected a finite number value, "
-				 "unit, higher_is_better, %d metrics and %zu idle_exits, numbers of at most "
-				 "1e18", name, i, j, nm, nst);
+				 "unit, higher_is_better, %d metrics, %zu idle_exits and %d placements, "
+				 "numbers of at most 1e18, and a placement_digest of 16 hex digits", name,
+				 i, j, nm, nst, PLACE_ALL);
 			return -1;
 		}
 	}
@@ -666,14 +681,34 @@ static int render_table(const struct merged *mg, int m, int w, bool json, json_o
 					cl->metric[d] += jnum(json_object_array_get_idx(mv, (size_t)d)) / runs;
 				for (int i = 0; i < nst; i++)
 					cl->idle_exits[i] += jnum(json_object_array_get_idx(ie, (size_t)i)) / runs;
+				json_object *pl = get(o, "placements", json_type_array);
+
+				for (int k = 0; k < PLACE_ALL; k++)
+					cl->place[k] += jnum(json_object_array_get_idx(pl, (size_t)k)) / runs;
+				/* The same seed's run of the first policy is the base. */
+				struct plan_job bc = { m, w, l, 0, r };
+				json_object *bo = mg->res[sweep_plan_index(p, &bc)];
+				const char *d1 = json_object_get_string(get(o, "placement_digest",
+									   json_type_string));
+				const char *d0 = json_object_get_string(get(bo, "placement_digest",
+									   json_type_string));
+
+				if (r == 0)
+					cl->same_placements = 1;
+				if (strcmp(d0, d1))
+					cl->same_placements = 0;
 			}
 		}
 	json_object *hv = get(first, "higher_is_better", json_type_boolean);
+	bool per_side_kernel = false;
+
+	for (int s = 0; s < np; s++)
+		per_side_kernel |= strstr(p->pol[s].features, "kernel=") != NULL;
 	struct cmp_table t = {
 		.version = WAKESIM_VERSION,
 		.commit = WAKESIM_COMMIT,
 		.machine = json_object_get_string(get(mj, "name", json_type_string)),
-		.kernel = p->kernel ? p->kernel : "mainline",
+		.kernel = per_side_kernel ? "per side" : p->kernel ? p->kernel : "mainline",
 		.cost_profile = json_object_get_string(get(mj, "cost_profile", json_type_string)),
 		.assumed = json_object_get_string(get(mj, "assumed", json_type_string)),
 		.cpus = "all",

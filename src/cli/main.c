@@ -20,7 +20,7 @@ static const char usage[] =
 	"\n"
 	"Usage:\n"
 	"  wakesim compare [--machine M] [--kernel K] [--base FEATURES] --test FEATURES\n"
-	"                  | --side NAME=FEATURES[,policy=P]... [--runs N] [--seed FIRST]\n"
+	"                  | --side NAME=FEATURES[,policy=P][,kernel=K]... [--runs N] [--seed FIRST]\n"
 	"                  [--loads NAME=V1,V2,...] [--sysctl K=V]... [--node N | --cpus LIST]\n"
 	"                  [--sig-level PCT] [-j N] [--json | --csv] [-o FILE] -- WORKLOAD...\n"
 	"  wakesim compare [OPTIONS]  (no workload: S2's hackbench on epyc9654-2s,\n"

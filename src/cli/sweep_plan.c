@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kern/features.h"
 #include "sim/jsondoc.h"
 #include "sim/jsonpos.h"
 #include "sim/textfile.h"
@@ -169,10 +170,10 @@ static int parse_workload(const struct pctx *c, json_object *o, int i, struct pl
 
 static int parse_policy(const struct pctx *c, json_object *o, int i, struct plan_policy *p)
 {
-	static const char *const known[] = { "name", "features", "policy", NULL };
+	static const char *const known[] = { "name", "features", "policy", "kernel", NULL };
 	char path[64], key[128];
 	json_object *v;
-	char *feat = NULL, *pol = NULL;
+	char *feat = NULL, *pol = NULL, *kern = NULL;
 
 	snprintf(path, sizeof(path), "policies[%d]", i);
 	if (!json_object_is_type(o, json_type_object))
@@ -217,17 +218,33 @@ static int parse_policy(const struct pctx *c, json_object *o, int i, struct plan
 		free(pol);
 		return pfail(c, path, "a policy goes in \"policy\", a path without commas");
 	}
-	size_t n = (feat ? strlen(feat) : 7) + (pol ? strlen(pol) + 8 : 0) + 1;
+	/* A policy's own kernel (its "kernel=K" item): "what did vX -> vY change". */
+	snprintf(key, sizeof(key), "%s.kernel", path);
+	if (json_object_object_get_ex(o, "kernel", &v) &&
+	    (get_string(c, v, key, &kern) || kernel_version_parse(kern) < 0 ||
+	     (feat && strstr(feat, "kernel=")))) {
+		free(feat);
+		free(pol);
+		if (!kern)
+			return -1;
+		free(kern);
+		return pfail(c, key, "expected v5.12, v6.4, v6.6 or mainline (and no kernel= item "
+			     "in \"features\")");
+	}
+	size_t n = (feat ? strlen(feat) : 7) + (pol ? strlen(pol) + 8 : 0) +
+		   (kern ? strlen(kern) + 8 : 0) + 1;
 
 	p->features = malloc(n);
 	if (!p->features) {
 		free(feat);
 		free(pol);
+		free(kern);
 		return pfail(c, path, "out of memory");
 	}
-	snprintf(p->features, n, "%s%s%s", feat ? feat : "default", pol ? ",policy=" : "",
-		 pol ? pol : "");
+	snprintf(p->features, n, "%s%s%s%s%s", feat ? feat : "default", pol ? ",policy=" : "",
+		 pol ? pol : "", kern ? ",kernel=" : "", kern ? kern : "");
 	free(feat);
+	free(kern);
 	free(pol);
 	return 0;
 }

@@ -313,20 +313,51 @@ void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 	sim->this_cpu = -1;
 }
 
+/*
+ * The end of a placement (kern/placement.h): an answer that is not the
+ * one the kernel's path recorded is the policy's own; count the reason,
+ * the affine step and the distance from prev, and trace it.
+ */
+static void placement_end(struct sim *sim, struct task_struct *p, int cpu)
+{
+	struct placement *pl = &sim->plc;
+	struct metrics *met = &sim->met;
+	int dist = machine_c2c_class(sim->m, pl->prev, cpu);
+	bool idle = rq_is_idle(cpu_rq(sim, cpu));
+
+	if (pl->dest != cpu)
+		pl->reason = PR_POLICY;
+	met->place_reason[pl->reason]++;
+	met->place_affine[pl->affine]++;
+	met->place_dist[dist]++;
+	met->place_busy += !idle;
+	/* FNV-1a over (pid, CPU): two runs that placed alike hash alike. */
+	met->place_digest = (met->place_digest ^ ((u64)(unsigned)p->pid << 16 | (unsigned)cpu)) *
+			    0x100000001b3ULL;
+	trace_sched_select_rq(sim, p, pl, cpu, (int)(met->sis_scanned - pl->scanned0), idle, dist);
+}
+
 static int select_task_rq(struct sim *sim, struct task_struct *p, int prev_cpu, int wake_flags)
 {
+	struct placement *pl = &sim->plc;
 	int cpu;
 
-	if (p->nr_cpus_allowed > 1 && sim->cfg.policy)
+	*pl = (struct placement){ .prev = prev_cpu, .target = prev_cpu, .dest = -1,
+				  .reason = PR_POLICY, .affine = PA_NONE,
+				  .scanned0 = sim->met.sis_scanned };
+	if (p->nr_cpus_allowed > 1 && sim->cfg.policy) {
 		POLICY_CALL_RET(sim, &cpu, select_task_rq, p, prev_cpu, wake_flags);
-	else if (p->nr_cpus_allowed > 1)
+	} else if (p->nr_cpus_allowed > 1) {
 		cpu = select_task_rq_fair(sim, p, prev_cpu, wake_flags);
-	else
-		cpu = cpumask_first(&p->cpus_mask);
+	} else {
+		cpu = pl->dest = cpumask_first(&p->cpus_mask);
+		pl->reason = PR_SINGLE_CPU;
+	}
 	if (cpu < 0 || cpu >= sim->nr_cpus || !cpumask_test_cpu(cpu, &p->cpus_mask)) {
 		sim->met.policy_fallbacks += sim->cfg.policy != NULL;
 		cpu = cpumask_first(&p->cpus_mask); /* select_fallback_rq() */
 	}
+	placement_end(sim, p, cpu);
 	return cpu;
 }
 
@@ -365,10 +396,10 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	if (p->__state == TASK_RUNNING || p->__state == TASK_WAKING ||
 	    p->__state == TASK_DEAD || p->__state == TASK_NEW)
 		return 0;
-	trace_sched_waking(sim, p);
 	charge(sim, k->ttwu_ns);
 	if (p->se.on_rq) {
 		/* ttwu_runnable(): still queued (it had not finished blocking). */
+		trace_sched_waking(sim, p);
 		p->__state = TASK_RUNNING;
 		trace_sched_wakeup(sim, p, task_cpu(p), false);
 		ttwu_stat(sim, this_cpu, task_cpu(p));
@@ -379,6 +410,13 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 
 	int prev = p->wake_cpu;
 	int cpu = select_task_rq(sim, p, prev, wake_flags);
+
+	/*
+	 * The kernel traces sched_waking before selecting; the selection takes
+	 * no simulated time, so writing it after sched_select_rq keeps the
+	 * timestamps and puts the reason right before the pair it explains.
+	 */
+	trace_sched_waking(sim, p);
 
 	if (rq_is_idle(cpu_rq(sim, cpu)))
 		sim->met.wake_idle++;

@@ -234,13 +234,21 @@ static int find_idlest_group_cpu(struct sim *sim, struct sched_group *group,
 	return shallowest_idle_cpu != -1 ? shallowest_idle_cpu : least_loaded_cpu;
 }
 
+/* The slow path's answer, as a placement (kern/placement.h). */
+static int slow_path_placed(struct sim *sim, int sd_flag, int cpu)
+{
+	sim->plc.reason = (sd_flag & SD_BALANCE_WAKE) ? PR_WAKE_BALANCE : PR_FORK_BALANCE;
+	sim->plc.dest = cpu;
+	return cpu;
+}
+
 int find_idlest_cpu(struct sim *sim, struct sched_domain *sd, struct task_struct *p, int cpu,
 		    int prev_cpu, int sd_flag)
 {
 	int new_cpu = cpu;
 
 	if (!cpumask_intersects(&sd->span, &p->cpus_mask))
-		return prev_cpu;
+		return slow_path_placed(sim, sd_flag, prev_cpu);
 	while (sd) {
 		struct sched_group *group;
 		struct sched_domain *tmp;
@@ -271,5 +279,5 @@ int find_idlest_cpu(struct sim *sim, struct sched_domain *sd, struct task_struct
 				sd = tmp;
 		}
 	}
-	return new_cpu;
+	return slow_path_placed(sim, sd_flag, new_cpu);
 }

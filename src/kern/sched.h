@@ -249,6 +249,11 @@ struct rq {
 	 * nr_switches. */
 	unsigned int sched_count, sched_goidle, ttwu_count, ttwu_local;
 	u64 rq_run_delay;
+	/*
+	 * select_idle_sibling() run on this CPU: calls, LLC scans, CPUs they
+	 * examined, scans that found none idle (Mel Gorman's SIS schedstats).
+	 */
+	unsigned int sis_search, sis_domain_search, sis_scanned, sis_failed;
 
 	struct cacheline line;		/* curr, nr_running, ttwu_pending: read by idle checks */
 

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "policy/registry.h"
+
 /* sim->trace is set (the wrappers checked): is now in its window? */
 static bool on(const struct sim *sim)
 {
@@ -136,10 +138,75 @@ void __trace_sched_process_exit(struct sim *sim, const struct task_struct *p)
 		p->comm, p->pid, group_dead ? "true" : "false");
 }
 
+void __trace_sched_select_rq(struct sim *sim, const struct task_struct *p,
+			     const struct placement *pl, int dest, int examined, bool idle, int dist)
+{
+	if (!on(sim))
+		return;
+	/* Selection runs where the waker runs (or on prev, for a timer's wake-up). */
+	int cpu = sim->this_cpu >= 0 ? sim->this_cpu : pl->prev;
+	char reason[48];
+
+	if (pl->reason == PR_POLICY && sim->cfg.policy)
+		snprintf(reason, sizeof(reason), "policy:%s", policy_name(sim->cfg.policy));
+	else
+		snprintf(reason, sizeof(reason), "%s", place_reason_name(pl->reason));
+	lead(sim, cpu, sim->rq[cpu].curr);
+	fprintf(sim->trace->f, "sched_select_rq: comm=%s pid=%d prev_cpu=%d target_cpu=%d "
+		"dest_cpu=%d affine=%s reason=%s examined=%d idle=%d sync=%d migrate=%s\n",
+		p->comm, p->pid, pl->prev, pl->target, dest, place_affine_name(pl->affine), reason,
+		examined, idle, pl->sync, place_dist_name(dist));
+}
+
+/*
+ * sched_select_rq is wakesim's, not a kernel tracepoint: its format is
+ * given in the header as tracefs gives a kernel event's (events/sched/
+ * NAME/format), so that a consumer such as libtraceevent can parse it.
+ */
+static const char select_rq_format[] =
+	"name: sched_select_rq\n"
+	"ID: 65001\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:__data_loc char[] comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_cpu;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:int target_cpu;\toffset:20;\tsize:4;\tsigned:1;\n"
+	"\tfield:int dest_cpu;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] affine;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc char[] reason;\toffset:32;\tsize:4;\tsigned:0;\n"
+	"\tfield:int examined;\toffset:36;\tsize:4;\tsigned:1;\n"
+	"\tfield:int idle;\toffset:40;\tsize:4;\tsigned:1;\n"
+	"\tfield:int sync;\toffset:44;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] migrate;\toffset:48;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"comm=%s pid=%d prev_cpu=%d target_cpu=%d dest_cpu=%d affine=%s reason=%s "
+	"examined=%d idle=%d sync=%d migrate=%s\", __get_str(comm), REC->pid, REC->prev_cpu, "
+	"REC->target_cpu, REC->dest_cpu, __get_str(affine), __get_str(reason), REC->examined, "
+	"REC->idle, REC->sync, __get_str(migrate)\n";
+
 void trace_write_header(FILE *f, u64 nr, int nr_cpus)
 {
 	fprintf(f, "# tracer: nop\n#\n# entries-in-buffer/entries-written: %llu/%llu   #P:%d\n#\n",
 		(unsigned long long)nr, (unsigned long long)nr, nr_cpus);
+	fputs("# sched_select_rq (wakesim's, not the kernel's): why select_task_rq() chose\n"
+	      "# dest_cpu, written right before the sched_waking/sched_wakeup pair (or the\n"
+	      "# sched_wakeup_new) it explains. affine: select_task_rq_fair()'s target step\n"
+	      "# (wake_wide(), wake_affine()); reason: the branch that returned dest_cpu;\n"
+	      "# examined: CPUs select_idle_sibling() scanned; idle: dest_cpu was idle;\n"
+	      "# migrate: how far from prev_cpu (none, smt, cluster, llc, node, package,\n"
+	      "# remote). Its format, as tracefs shows a kernel event's:\n", f);
+	for (const char *l = select_rq_format; *l;) {
+		size_t n = strcspn(l, "\n");
+
+		fprintf(f, "#%s%.*s\n", n ? " " : "", (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+	fputs("#\n", f);
 	fputs("#                                _-----=> irqs-off/BH-disabled\n"
 	      "#                               / _----=> need-resched\n"
 	      "#                              | / _---=> hardirq/softirq\n"

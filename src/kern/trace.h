@@ -35,6 +35,8 @@ void __trace_sched_process_fork(struct sim *sim, const struct task_struct *paren
 				const struct task_struct *child);
 void __trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig, int dest);
 void __trace_sched_process_exit(struct sim *sim, const struct task_struct *p);
+void __trace_sched_select_rq(struct sim *sim, const struct task_struct *p,
+			     const struct placement *pl, int dest, int examined, bool idle, int dist);
 
 /*
  * The tracepoints. They sit on the per-switch and per-wake-up paths: when
@@ -71,6 +73,19 @@ static inline void trace_sched_process_fork(struct sim *sim, const struct task_s
 {
 	if (sim->trace)
 		__trace_sched_process_fork(sim, parent, child);
+}
+
+/*
+ * select_task_rq()'s answer and why (kern/placement.h): wakesim's own
+ * event, its format in the header. dest is the CPU chosen, examined the
+ * CPUs scanned, idle whether dest was idle, dist its c2c class from prev.
+ */
+static inline void trace_sched_select_rq(struct sim *sim, const struct task_struct *p,
+					 const struct placement *pl, int dest, int examined,
+					 bool idle, int dist)
+{
+	if (sim->trace)
+		__trace_sched_select_rq(sim, p, pl, dest, examined, idle, dist);
 }
 
 static inline void trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, int orig,

@@ -33,6 +33,23 @@ static inline u64 jiffies(struct sim *sim)
 	return sim->now / sim->tun->tick_ns;
 }
 
+/*
+ * The SIS schedstats of Mel Gorman's patch count on this_rq(), the CPU
+ * running the wake-up: the waker's, or prev for a timer's (no waker CPU).
+ */
+static inline struct rq *sis_rq(struct sim *sim)
+{
+	return &sim->rq[sim->this_cpu >= 0 ? sim->this_cpu : sim->plc.prev >= 0 ? sim->plc.prev : 0];
+}
+
+/* A return of the fast path: why this CPU (kern/placement.h). */
+static inline int placed(struct sim *sim, enum place_reason why, int cpu)
+{
+	sim->plc.reason = why;
+	sim->plc.dest = cpu;
+	return cpu;
+}
+
 void record_wakee(struct sim *sim, struct task_struct *waker, struct task_struct *p)
 {
 	/* Decay the flips at most once per second (HZ jiffies). */
@@ -86,16 +103,27 @@ static bool is_short_task(struct sim *sim, const struct task_struct *t)
 
 static int wake_affine_idle(struct sim *sim, int this_cpu, int prev_cpu, int sync)
 {
+	struct placement *pl = &sim->plc;
+
 	/* A wake-up from an idle CPU's interrupt: prefer prev if it is idle too. */
-	if (available_idle_cpu(sim, this_cpu) && cpus_share_cache(sim, this_cpu, prev_cpu))
-		return available_idle_cpu(sim, prev_cpu) ? prev_cpu : this_cpu;
-	if (sync && sim->rq[this_cpu].nr_running == 1)
+	if (available_idle_cpu(sim, this_cpu) && cpus_share_cache(sim, this_cpu, prev_cpu)) {
+		bool prev_idle = available_idle_cpu(sim, prev_cpu);
+
+		pl->affine = prev_idle ? PA_IDLE_PREV : PA_IDLE;
+		return prev_idle ? prev_cpu : this_cpu;
+	}
+	if (sync && sim->rq[this_cpu].nr_running == 1) {
+		pl->affine = PA_SYNC;
 		return this_cpu;
-	if (available_idle_cpu(sim, prev_cpu))
+	}
+	if (available_idle_cpu(sim, prev_cpu)) {
+		pl->affine = PA_PREV_IDLE;
 		return prev_cpu;
+	}
 	/* S4 hook 1 (wake_affine_idle()): a short waker alone on its CPU keeps the wakee. */
 	if (sim->rq[this_cpu].nr_running == 1 && is_short_task(sim, sim->rq[this_cpu].curr)) {
 		sim->met.hits_sis_short_affine++;
+		pl->affine = PA_SIS_SHORT;
 		return this_cpu;
 	}
 	return NO_CPU;
@@ -142,8 +170,11 @@ int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
 
 	if (sched_feat(WA_IDLE))
 		target = wake_affine_idle(sim, this_cpu, prev_cpu, sync);
-	if (sched_feat(WA_WEIGHT) && target == NO_CPU)
-		target = wake_affine_weight(sim, sd, p, this_cpu, prev_cpu, sync);
+	if (target == NO_CPU) {
+		if (sched_feat(WA_WEIGHT))
+			target = wake_affine_weight(sim, sd, p, this_cpu, prev_cpu, sync);
+		sim->plc.affine = target == this_cpu ? PA_WEIGHT : PA_WEIGHT_PREV;
+	}
 	if (target != this_cpu)
 		return prev_cpu;
 	sd->ttwu_move_affine++; /* wake_affine()'s schedstat (fair.c, v6.12) */
@@ -176,6 +207,7 @@ int __select_idle_cpu(struct sim *sim, int cpu)
 {
 	charge(sim, sim->m->costs.scan_cpu_ns);
 	sim->met.sis_scanned++;
+	sis_rq(sim)->sis_scanned++;
 	return available_idle_cpu(sim, cpu) ? cpu : NO_CPU;
 }
 
@@ -194,6 +226,7 @@ int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int *idle_
 	for_each_cpu(cpu, smt) {
 		charge(sim, sim->m->costs.scan_cpu_ns);
 		sim->met.sis_scanned++;
+		sis_rq(sim)->sis_scanned++;
 		if (!available_idle_cpu(sim, cpu)) {
 			idle = false;
 			if (*idle_cpu == NO_CPU)
@@ -221,6 +254,7 @@ int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_domain 
 			continue;
 		charge(sim, sim->m->costs.scan_cpu_ns);
 		sim->met.sis_scanned++;
+		sis_rq(sim)->sis_scanned++;
 		if (available_idle_cpu(sim, cpu))
 			return cpu;
 	}
@@ -229,6 +263,14 @@ int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_domain 
 
 #define SCAN_NEXT (-2)
 #define SCAN_IDLE_CPU (-3)
+
+/* What ended the scan early: an idle core, an idle CPU, or the budget. */
+static int scan_end(struct sim *sim, int i, int idle_cpu)
+{
+	if (i == SCAN_IDLE_CPU)
+		return placed(sim, PR_SCAN_IDLE_CPU, idle_cpu);
+	return placed(sim, i != NO_CPU ? PR_SCAN_IDLE_CORE : PR_SCAN_BUDGET_SPENT, i);
+}
 
 /*
  * One step of select_idle_cpu()'s scan at cpu: in idle-core mode the core
@@ -311,6 +353,8 @@ int select_idle_cpu(struct sim *sim, struct task_struct *p, struct sched_domain 
 	int cpu = select_idle_cpu_scan(sim, p, sd, has_idle_core, target);
 
 	sim->met.scan_ns += sim->kcost_ns - k0;
+	sim->met.sis_failed += cpu == NO_CPU;
+	sis_rq(sim)->sis_failed += cpu == NO_CPU;
 	return cpu;
 }
 
@@ -327,8 +371,9 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 	u64 t0 = 0;
 
 	sim->met.sis_calls++;
+	sis_rq(sim)->sis_domain_search++;
 	if (v5_12 && !this_sd)
-		return NO_CPU;
+		return placed(sim, PR_NO_LLC, NO_CPU);
 	cpumask_and(&cpus, &sd->span, &p->cpus_mask);
 	if (prop) {
 		nr = sis_prop_budget(sim, sd, this_sd, this);
@@ -342,7 +387,7 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 			/* +1: the loop below pre-decrements. */
 			nr = sds->nr_idle_scan + 1;
 			if (nr == 1)
-				return NO_CPU;
+				return placed(sim, PR_SCAN_NO_BUDGET, NO_CPU);
 		}
 	}
 	/*
@@ -354,7 +399,7 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 	    5LL * nr < 3LL * sd->span_weight && sim->rq[target].nr_running <= 1 &&
 	    is_short_task(sim, p) && is_short_task(sim, sim->rq[target].curr)) {
 		sim->met.hits_sis_short_scan++;
-		return target;
+		return placed(sim, PR_SIS_SHORT_SCAN, target);
 	}
 
 	if (sim->tun->kver == KV_MAINLINE && sim->doms.cluster_active &&
@@ -368,7 +413,7 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 
 			/* In the cluster pass any idle CPU ends the search. */
 			if (i != SCAN_NEXT)
-				return i != SCAN_IDLE_CPU ? i : idle_cpu;
+				return scan_end(sim, i, idle_cpu);
 		}
 		cpumask_andnot(&cpus, &cpus, cluster);
 	}
@@ -378,14 +423,14 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 		if (i == SCAN_IDLE_CPU)
 			break;
 		if (i != SCAN_NEXT)
-			return i;
+			return scan_end(sim, i, idle_cpu);
 	}
 	/* v5.12 cleared the flag of the waking CPU's LLC, later the target's. */
 	if (has_idle_core)
 		set_idle_cores(sim, v5_12 ? this : target, 0);
 	if (prop)
 		sis_prop_account(sim, this_sd, this, sim->kcost_ns - t0);
-	return idle_cpu;
+	return placed(sim, idle_cpu != NO_CPU ? PR_SCAN_IDLE_CPU : PR_SCAN_EXHAUSTED, idle_cpu);
 }
 
 /*
@@ -441,12 +486,14 @@ static int select_idle_capacity(struct sim *sim, struct task_struct *p, struct s
 	u64 k0 = sim->kcost_ns;
 
 	sim->met.sis_calls++;
+	sis_rq(sim)->sis_domain_search++;
 	cpumask_and(&cpus, &sd->span, &p->cpus_mask);
 	for_each_cpu_wrap(cpu, &cpus, target) {
 		unsigned long cap = capacity_of(sim, cpu);
 
 		charge(sim, sim->m->costs.scan_cpu_ns);
 		sim->met.sis_scanned++;
+		sis_rq(sim)->sis_scanned++;
 		if (!available_idle_cpu(sim, cpu))
 			continue;
 		int fits = util_fits_cpu(sim, task_util, cpu);
@@ -462,7 +509,9 @@ static int select_idle_capacity(struct sim *sim, struct task_struct *p, struct s
 		}
 	}
 	sim->met.scan_ns += sim->kcost_ns - k0;
-	return best_cpu;
+	sim->met.sis_failed += best_cpu == NO_CPU;
+	sis_rq(sim)->sis_failed += best_cpu == NO_CPU;
+	return placed(sim, best_cpu != NO_CPU ? PR_CAPACITY : PR_SCAN_EXHAUSTED, best_cpu);
 }
 
 /* sync_entity_load_avg(): a sleeping task's util decayed to now. */
@@ -487,22 +536,22 @@ static int select_idle_sibling_v5_12(struct sim *sim, struct task_struct *p, int
 	sd = sim->doms.cpu[target].sd_asym_cpucapacity;
 	if (sim->doms.asym_cpucap_active && sd) {
 		i = select_idle_capacity(sim, p, sd, target, waking_task_util(sim, p));
-		return i != NO_CPU ? i : target;
+		return placed(sim, sim->plc.reason, i != NO_CPU ? i : target);
 	}
 	if (available_idle_cpu(sim, target))
-		return target;
+		return placed(sim, PR_TARGET_IDLE, target);
 	if (prev != target && cpus_share_cache(sim, prev, target) && available_idle_cpu(sim, prev))
-		return prev;
+		return placed(sim, PR_PREV_IDLE, prev);
 	if (r != prev && r != target && cpus_share_cache(sim, r, target) &&
 	    available_idle_cpu(sim, r) && cpumask_test_cpu(r, &p->cpus_mask)) {
 		p->recent_used_cpu = prev;
-		return r;
+		return placed(sim, PR_RECENT_IDLE, r);
 	}
 	sd = sim->doms.cpu[target].sd_llc;
 	if (!sd)
-		return target;
+		return placed(sim, PR_NO_LLC, target);
 	i = select_idle_cpu(sim, p, sd, sis_idle_cores(sim, target), target);
-	return i != NO_CPU ? i : target;
+	return placed(sim, sim->plc.reason, i != NO_CPU ? i : target);
 }
 
 /*
@@ -520,14 +569,16 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	bool asym = sim->doms.asym_cpucap_active;
 	unsigned long util = asym ? waking_task_util(sim, p) : 0;
 
+	sim->met.sis_search++;
+	sis_rq(sim)->sis_search++;
 	if (sim->tun->kver == KV_5_12)
 		return select_idle_sibling_v5_12(sim, p, prev, target);
 	if (available_idle_cpu(sim, target) && asym_fits_cpu(sim, util, target))
-		return target;
+		return placed(sim, PR_TARGET_IDLE, target);
 	if (prev != target && cpus_share_cache(sim, prev, target) &&
 	    available_idle_cpu(sim, prev) && asym_fits_cpu(sim, util, prev)) {
 		if (!clusters || doms_share_resources(&sim->doms, prev, target))
-			return prev;
+			return placed(sim, PR_PREV_IDLE, prev);
 		prev_aff = prev;
 	}
 	recent_used_cpu = p->recent_used_cpu;
@@ -538,7 +589,7 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	    cpumask_test_cpu(recent_used_cpu, &p->cpus_mask) &&
 	    asym_fits_cpu(sim, util, recent_used_cpu)) {
 		if (!clusters || doms_share_resources(&sim->doms, recent_used_cpu, target))
-			return recent_used_cpu;
+			return placed(sim, PR_RECENT_IDLE, recent_used_cpu);
 	} else {
 		recent_used_cpu = NO_CPU;
 	}
@@ -546,25 +597,26 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	sd = sim->doms.cpu[target].sd_asym_cpucapacity;
 	if (asym && sd) {
 		i = select_idle_capacity(sim, p, sd, target, util);
-		return i != NO_CPU ? i : target;
+		return placed(sim, sim->plc.reason, i != NO_CPU ? i : target);
 	}
 	sd = sim->doms.cpu[target].sd_llc;
 	if (!sd)
-		return target;
+		return placed(sim, PR_NO_LLC, target);
 	has_idle_core = sis_idle_cores(sim, target);
 	if (sim->doms.smt_present && !has_idle_core && cpus_share_cache(sim, prev, target)) {
 		i = select_idle_smt(sim, p, sd, prev);
 		if (i != NO_CPU)
-			return i;
+			return placed(sim, PR_SMT_SIBLING, i);
 	}
 	i = select_idle_cpu(sim, p, sd, has_idle_core, target);
 	if (i != NO_CPU)
-		return i;
+		return placed(sim, sim->plc.reason, i);
 	if (prev_aff != NO_CPU)
-		return prev_aff;
+		return placed(sim, PR_PREV_OTHER_CLUSTER, prev_aff);
 	if (recent_used_cpu != NO_CPU)
-		return recent_used_cpu;
-	return target;
+		return placed(sim, PR_RECENT_OTHER_CLUSTER, recent_used_cpu);
+	/* The scan's failure (no budget, budget spent, exhausted) is the reason. */
+	return placed(sim, sim->plc.reason, target);
 }
 
 int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, int wake_flags)
@@ -577,7 +629,11 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 	int new_cpu = prev_cpu;
 	int want_affine = 0;
 
+	struct placement *pl = &sim->plc;
+
 	charge(sim, sim->m->costs.select_ns);
+	pl->sync = sync;
+	pl->affine = !(wake_flags & WF_TTWU) ? PA_NONE : waker ? PA_NO_DOMAIN : PA_NO_WAKER;
 	if ((wake_flags & WF_TTWU) && waker) {
 		record_wakee(sim, waker, p);
 		/*
@@ -590,6 +646,9 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 			       (sched_feat(AFFINE_SAME_LLC) && cpus_share_cache(sim, cpu, prev_cpu))) &&
 			      cpumask_test_cpu(cpu, &p->cpus_mask);
 		sim->met.hits_affine_same_llc += wide && want_affine;
+		pl->same_llc = wide && want_affine;
+		if (wide && !want_affine)
+			pl->affine = PA_WIDE;
 	}
 	for_each_domain(sim, cpu, tmp) {
 		/* The lowest domain holding both CPUs decides between them. */
@@ -597,6 +656,8 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 		    cpumask_test_cpu(prev_cpu, &tmp->span)) {
 			if (cpu != prev_cpu)
 				new_cpu = wake_affine(sim, tmp, p, cpu, prev_cpu, sync);
+			else
+				pl->affine = PA_WAKER_IS_PREV;
 			sd = NULL;
 			break;
 		}
@@ -605,14 +666,18 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 		else if (!want_affine)
 			break;
 	}
-	if (sd)
+	pl->target = new_cpu;
+	if (sd) {
 		new_cpu = find_idlest_cpu(sim, sd, p, cpu, prev_cpu, sd_flag);
-	else if (wake_flags & WF_TTWU) {
+	} else if (wake_flags & WF_TTWU) {
 		new_cpu = select_idle_sibling(sim, p, prev_cpu, new_cpu);
 		/* Until v5.16 an affine wake-up also made the waking CPU the
 		 * waker's recently used one. */
 		if (want_affine && sim->tun->kver == KV_5_12)
 			waker->recent_used_cpu = cpu;
+	} else {
+		/* A fork no domain balances stays on the parent's CPU. */
+		placed(sim, PR_FORK_BALANCE, new_cpu);
 	}
 	return new_cpu;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kern/placement.h"
 #include "machine/machine.h"
 
 #define HIST_SUB 16
@@ -38,8 +39,20 @@ struct metrics {
 	uint64_t wake_cross_llc;	/* ...placed outside the waker's LLC */
 	uint64_t wake_prev_cpu;		/* ...placed on the wakee's previous CPU */
 	uint64_t wake_remote_queued;	/* ...through a wake list (TTWU_QUEUE) */
-	uint64_t sis_calls;		/* select_idle_cpu() calls */
+	/*
+	 * select_idle_sibling()'s counters, named as in Mel Gorman's SIS
+	 * schedstat patch (B2 of docs/published-baselines.md publishes them).
+	 */
+	uint64_t sis_search;		/* select_idle_sibling() calls */
+	uint64_t sis_calls;		/* sis_domain_search: select_idle_cpu() calls */
 	uint64_t sis_scanned;		/* CPUs examined by them */
+	uint64_t sis_failed;		/* select_idle_cpu() calls that found no idle CPU */
+	/* Placements (kern/placement.h): forks and wake-ups that select a CPU. */
+	uint64_t place_reason[PR_NR];
+	uint64_t place_affine[PA_NR];
+	uint64_t place_dist[PLACE_DIST_NR];	/* how far from prev (c2c class) */
+	uint64_t place_busy;		/* ...onto a CPU that was not idle */
+	uint64_t place_digest;		/* a hash of every (task, CPU) chosen, in order */
 	uint64_t migrations[MIGR_NR];
 	uint64_t forks;
 	uint64_t nr_switches;		/* context switches */

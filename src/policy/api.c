@@ -314,6 +314,7 @@ int wsk_llc_nr_idle_scan(int cpu)
 uint64_t wsk_sis_begin(void)
 {
 	S->met.sis_calls++;
+	S->rq[S->this_cpu >= 0 ? S->this_cpu : S->plc.prev >= 0 ? S->plc.prev : 0].sis_domain_search++;
 	return S->kcost_ns;
 }
 

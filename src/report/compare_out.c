@@ -223,6 +223,147 @@ int cmp_rank_diagnostics(const struct cmp_table *t, int load, int *out, int max)
 	return n < max ? n : max;
 }
 
+/* A cell's share of placements in key k's group, %. */
+static double place_share(const struct cmp_cell *c, int k)
+{
+	int g = k < PLACE_AFFINE0 ? 0 : k < PLACE_DIST0 ? 1 : 2, from, to;
+	double total = 0;
+
+	place_group_range(g, &from, &to);
+	for (int i = from; i < to; i++)
+		total += place_key_shown(i) ? c->place[i] : 0;
+	return total > 0 ? 100 * c->place[k] / total : 0;
+}
+
+/*
+ * Per load level, the share of each placement reason, affine step and
+ * distance per side, and each side's change in percentage points: "18% of
+ * wake-ups moved from scan_idle_cpu to prev_idle" reads off two rows.
+ */
+static void print_placements(const struct cmp_table *t, FILE *f, int l)
+{
+	struct line ln = { .len = 0 };
+	bool known = false;
+
+	/* Placements are not known (a table built from values alone): no block. */
+	for (int s = 0; s < t->nsides; s++)
+		for (int k = 0; k < PLACE_ALL; k++)
+			known |= cmp_cell_at(t, l, s)->place[k] != 0;
+	if (!known)
+		return;
+
+	for (int g = 0; g < 3; g++) {
+		int from, to;
+
+		place_group_range(g, &from, &to);
+		add(&ln, "  %-26s", g == 0 ? "placements, % of group" : "");
+		if (g == 0)
+			for (int s = 0; s < t->nsides; s++)
+				add(&ln, " %*s%s", side_width(t, 15), t->side_name[s],
+				    s ? "           " : "");
+		put(&ln, f);
+		fprintf(f, "  %s\n", place_group_title[g]);
+		for (int k = from; k < to; k++) {
+			bool any = false;
+
+			for (int s = 0; s < t->nsides; s++)
+				any |= cmp_cell_at(t, l, s)->place[k] != 0;
+			if (!any || !place_key_shown(k))
+				continue;
+			double b = place_share(cmp_cell_at(t, l, 0), k);
+
+			add(&ln, "    %-24s", place_key_name(k));
+			for (int s = 0; s < t->nsides; s++) {
+				double v = place_share(cmp_cell_at(t, l, s), k);
+
+				add(&ln, " %*.2f", side_width(t, 15), v);
+				/* Below the printed precision: no "-0.00". */
+				if (s)
+					add(&ln, " (%+7.2f) ", fabs(v - b) < 0.005 ? 0.0 : v - b);
+			}
+			put(&ln, f);
+		}
+	}
+}
+
+/* The features whose branches count hits (metrics_out.c), by hit metric. */
+static const struct {
+	const char *feature, *hits[2];
+} hit_features[] = {
+	{ "IDLE_DELAY", { "hits_IDLE_DELAY", NULL } },
+	{ "AFFINE_SAME_LLC", { "hits_AFFINE_SAME_LLC", NULL } },
+	{ "SIS_SHORT", { "hits_SIS_SHORT_affine", "hits_SIS_SHORT_scan" } },
+	{ "IDLE_CORES_NO_SMT", { "hits_IDLE_CORES_NO_SMT", NULL } },
+};
+
+/* Whether the feature list names feature switched on ("X", not "NO_X"). */
+static bool names_feature(const char *list, const char *feature)
+{
+	size_t n = strlen(feature);
+
+	for (const char *p = list; (p = strstr(p, feature)); p += n)
+		if ((p == list || p[-1] == ',' || p[-1] == ' ') && (!p[n] || p[n] == ',' || p[n] == ' '))
+			return true;
+	return false;
+}
+
+static double metric_by_name(const struct cmp_cell *c, const char *name)
+{
+	for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++)
+		if (!strcmp(metric_defs[d].name, name))
+			return c->metric[d];
+	return 0;
+}
+
+/*
+ * Under the table: a side that cannot differ from the base at a load
+ * level, because its runs placed every task as the base's did, or because
+ * its feature or policy never changed a decision there.
+ */
+static void print_notes(const struct cmp_table *t, FILE *f)
+{
+	bool first = true;
+
+	for (int l = 0; l < t->nloads; l++)
+		for (int s = 1; s < t->nsides; s++) {
+			const struct cmp_cell *c = cmp_cell_at(t, l, s);
+			const char *feats = t->side_features[s];
+			char why[512] = "";
+			size_t n = 0;
+
+			for (size_t i = 0; i < sizeof(hit_features) / sizeof(hit_features[0]); i++) {
+				double hits = 0;
+
+				if (!names_feature(feats, hit_features[i].feature) ||
+				    names_feature(t->side_features[0], hit_features[i].feature))
+					continue;
+				for (int h = 0; h < 2 && hit_features[i].hits[h]; h++)
+					hits += metric_by_name(c, hit_features[i].hits[h]);
+				if (hits == 0 && n < sizeof(why))
+					n += (size_t)snprintf(why + n, sizeof(why) - n, "%s%s never fired",
+							      n ? "; " : "", hit_features[i].feature);
+			}
+			const char *pol = strstr(feats, "policy ");
+
+			if (pol && c->place[PR_POLICY] == 0 && n < sizeof(why))
+				n += (size_t)snprintf(why + n, sizeof(why) - n,
+						      "%s%s never chose other than mainline", n ? "; " : "",
+						      pol);
+			if (c->same_placements != 1 && !n)
+				continue;
+			if (first)
+				fputc('\n', f);
+			first = false;
+			if (c->same_placements == 1)
+				fprintf(f, "note: at %s, %s placed every task where %s did, in every run: "
+					"it cannot differ but by what its checks cost%s%s%s\n",
+					t->load[l], t->side_name[s], t->side_name[0], n ? " (" : "", why,
+					n ? ")" : "");
+			else
+				fprintf(f, "note: at %s, %s: %s\n", t->load[l], t->side_name[s], why);
+		}
+}
+
 static void print_diagnostics(const struct cmp_table *t, FILE *f)
 {
 	int rank[CMP_MAX_METRICS + WS_MAX_IDLE_STATES];
@@ -258,6 +399,7 @@ static void print_diagnostics(const struct cmp_table *t, FILE *f)
 			}
 			put(&ln, f);
 		}
+		print_placements(t, f, l);
 	}
 }
 
@@ -294,6 +436,7 @@ void cmp_print_text(const struct cmp_table *t, FILE *f)
 	put(&ln, f);
 	for (enum stat_row w = ROW_MEAN; w <= ROW_MAX; w++)
 		print_block(t, f, w, lw);
+	print_notes(t, f);
 	print_diagnostics(t, f);
 }
 
@@ -324,7 +467,9 @@ void cmp_print_csv(const struct cmp_table *t, FILE *f)
 			fprintf(f, ",%s", metric_defs[d].name);
 	for (int i = 0; i < t->nr_idle_states && i < WS_MAX_IDLE_STATES; i++)
 		fprintf(f, ",idle_exits_%s", t->idle_state[i]);
-	fputc('\n', f);
+	for (int k = 0; k < PLACE_ALL; k++)
+		fprintf(f, ",%s_%s", place_key_group(k), place_key_name(k));
+	fputs(",same_placements\n", f);
 	for (int l = 0; l < t->nloads; l++)
 		for (int s = 0; s < t->nsides; s++) {
 			const struct cmp_cell *c = cmp_cell_at(t, l, s);
@@ -349,7 +494,9 @@ void cmp_print_csv(const struct cmp_table *t, FILE *f)
 					fprintf(f, ",%.10g", c->metric[d]);
 			for (int i = 0; i < t->nr_idle_states && i < WS_MAX_IDLE_STATES; i++)
 				fprintf(f, ",%.10g", c->idle_exits[i]);
-			fputc('\n', f);
+			for (int k = 0; k < PLACE_ALL; k++)
+				fprintf(f, ",%.10g", c->place[k]);
+			fprintf(f, ",%s\n", c->same_placements < 0 ? "" : c->same_placements ? "true" : "false");
 		}
 }
 
@@ -427,7 +574,23 @@ json_object *cmp_json(const struct cmp_table *t)
 				json_object_object_add(ie, t->idle_state[i],
 						       json_object_new_double(c->idle_exits[i]));
 			json_object_object_add(dg, "idle_exits", ie);
+			json_object *pl = json_object_new_object();
+
+			for (int g = 0; g < 3; g++) {
+				json_object *grp = json_object_new_object();
+				int from, to;
+
+				place_group_range(g, &from, &to);
+				for (int k = from; k < to; k++)
+					json_object_object_add(grp, place_key_name(k),
+							       json_object_new_double(c->place[k]));
+				json_object_object_add(pl, place_key_group(from), grp);
+			}
+			json_object_object_add(dg, "placements", pl);
 			json_object_object_add(o, "metrics", dg);
+			json_object_object_add(o, "same_placements",
+					       c->same_placements < 0 ? NULL
+								      : json_object_new_boolean(c->same_placements));
 			json_object_object_add(o, "change_pct", json_object_new_double(c->change_pct));
 			json_object_object_add(o, "p_value", spread ? json_object_new_double(c->p_value) : NULL);
 			json_object_object_add(o, "significant", json_object_new_boolean(c->significant));

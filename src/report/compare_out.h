@@ -23,7 +23,7 @@
 #include "metrics_out.h"
 #include "stats.h"
 
-#define CMP_MAX_METRICS 40	/* as struct metrics_view */
+#define CMP_MAX_METRICS METRICS_MAX	/* as struct metrics_view */
 
 /* One (load level, side): its runs and what is derived from them. */
 struct cmp_cell {
@@ -31,6 +31,13 @@ struct cmp_cell {
 	int n;
 	double metric[CMP_MAX_METRICS];	/* mean over runs, by metric_defs[] index */
 	double idle_exits[WS_MAX_IDLE_STATES];	/* mean exits per run, by idle state */
+	double place[PLACE_ALL];	/* mean placements per run, by place_key (metrics_out.h) */
+	/*
+	 * 1: every run placed every task where the base's run of the same
+	 * seed did (their placement digests are equal), so the side cannot
+	 * differ but by costs; 0: some run did not; -1: not known.
+	 */
+	int same_placements;
 	/* filled by cmp_table_stats() */
 	struct summary s;
 	double coeffvar;	/* 100 x stddev / arithmetic mean, % */

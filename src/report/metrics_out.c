@@ -6,7 +6,8 @@
 #include <string.h>
 
 enum {
-	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_LIST, M_SIS_CALLS, M_SIS_CPUS,
+	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_MIGR, M_WAKE_LIST,
+	M_SIS_SEARCH, M_SIS_CALLS, M_SIS_SCANNED, M_SIS_FAILED, M_SIS_SCAN_RATE, M_SIS_CPUS,
 	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
 	M_NEWIDLE, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_COLD, M_EXIT_WAIT,
 	M_IPI_WAIT, M_WC_N, M_WC_PCT, M_SIM_S, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
@@ -19,8 +20,14 @@ const struct metric_def metric_defs[] = {
 	[M_WAKE_WAKER] = { "wake_waker_cpu_pct", 2, true, false },
 	[M_WAKE_XLLC] = { "wake_cross_llc_pct", 2, true, false },
 	[M_WAKE_PREV] = { "wake_prev_cpu_pct", 2, true, false },
+	[M_WAKE_MIGR] = { "wake_migrated_pct", 2, true, false },
 	[M_WAKE_LIST] = { "wake_via_wakelist_pct", 2, false, false },
-	[M_SIS_CALLS] = { "select_idle_cpu_calls", 0, false, false },
+	/* Mel Gorman's SIS schedstat names (docs/published-baselines.md, B2). */
+	[M_SIS_SEARCH] = { "sis_search", 0, true, false },
+	[M_SIS_CALLS] = { "sis_domain_search", 0, true, false },
+	[M_SIS_SCANNED] = { "sis_scanned", 0, true, false },
+	[M_SIS_FAILED] = { "sis_failed", 0, true, false },
+	[M_SIS_SCAN_RATE] = { "sis_scanned_per_s", 0, false, false },
 	[M_SIS_CPUS] = { "cpus_examined_per_call", 2, true, false },
 	[M_MIGR_LLC] = { "migrations_within_llc", 0, true, false },
 	[M_MIGR_XLLC] = { "migrations_across_llc", 0, true, false },
@@ -70,8 +77,14 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_WAKE_WAKER] = pct(met->wake_waker_cpu, met->wakeups);
 	v[M_WAKE_XLLC] = pct(met->wake_cross_llc, met->wakeups);
 	v[M_WAKE_PREV] = pct(met->wake_prev_cpu, met->wakeups);
+	v[M_WAKE_MIGR] = met->wakeups ? 100 - v[M_WAKE_PREV] : 0;
 	v[M_WAKE_LIST] = pct(met->wake_remote_queued, met->wakeups);
+	v[M_SIS_SEARCH] = (double)met->sis_search;
 	v[M_SIS_CALLS] = (double)met->sis_calls;
+	v[M_SIS_SCANNED] = (double)met->sis_scanned;
+	v[M_SIS_FAILED] = (double)met->sis_failed;
+	v[M_SIS_SCAN_RATE] = met->elapsed_ns ? (double)met->sis_scanned * 1e9 / (double)met->elapsed_ns
+					     : 0;
 	v[M_SIS_CPUS] = met->sis_calls ? (double)met->sis_scanned / (double)met->sis_calls : 0;
 	v[M_MIGR_LLC] = (double)met->migrations[MIGR_LLC];
 	v[M_MIGR_XLLC] = (double)met->migrations[MIGR_CROSS_LLC];
@@ -104,6 +117,69 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_HIT_NO_SMT] = (double)met->hits_idle_cores_no_smt;
 	for (int i = 0; i < WS_MAX_IDLE_STATES; i++)
 		view->idle_exits[i] = (double)met->idle_exits[i];
+	for (int k = 0; k < PR_NR; k++)
+		view->place[k] = (double)met->place_reason[k];
+	for (int k = 0; k < PA_NR; k++)
+		view->place[PLACE_AFFINE0 + k] = (double)met->place_affine[k];
+	for (int k = 0; k < PLACE_DIST_NR; k++)
+		view->place[PLACE_DIST0 + k] = (double)met->place_dist[k];
+}
+
+const char *place_key_group(int k)
+{
+	return k < PLACE_AFFINE0 ? "reason" : k < PLACE_DIST0 ? "affine" : "migrate";
+}
+
+const char *place_key_name(int k)
+{
+	if (k < PLACE_AFFINE0)
+		return place_reason_name((enum place_reason)k);
+	if (k < PLACE_DIST0)
+		return place_affine_name((enum place_affine)(k - PLACE_AFFINE0));
+	return place_dist_name(k - PLACE_DIST0);
+}
+
+void place_group_range(int g, int *from, int *to)
+{
+	*from = g == 0 ? 0 : g == 1 ? PLACE_AFFINE0 : PLACE_DIST0;
+	*to = g == 0 ? PLACE_AFFINE0 : g == 1 ? PLACE_DIST0 : PLACE_ALL;
+}
+
+const char *const place_group_title[3] = {
+	"placements by reason (select_task_rq(): forks and wake-ups)",
+	"wake-ups by affine step (wake_wide(), wake_affine())",
+	"placements by how far from prev they moved",
+};
+
+bool place_key_shown(int k)
+{
+	/* Forks take no affine step: the wake-ups' table leaves them out. */
+	return k != PLACE_AFFINE0 + PA_NONE;
+}
+
+void placements_print(FILE *out, const struct metrics_view *v, const char *policy)
+{
+	for (int g = 0; g < 3; g++) {
+		int from, to;
+		double total = 0;
+
+		place_group_range(g, &from, &to);
+		for (int k = from; k < to; k++)
+			total += place_key_shown(k) ? v->place[k] : 0;
+		fprintf(out, "  %s: %.0f\n", place_group_title[g], total);
+		for (int k = from; k < to; k++) {
+			char name[64];
+
+			if (v->place[k] == 0 || !place_key_shown(k))
+				continue;
+			if (k == PR_POLICY && policy)
+				snprintf(name, sizeof(name), "policy:%s", policy);
+			else
+				snprintf(name, sizeof(name), "%s", place_key_name(k));
+			fprintf(out, "    %-28s %12.0f %6.2f%%\n", name, v->place[k],
+				100 * v->place[k] / total);
+		}
+	}
 }
 
 /* An idle state's name as a metric-name suffix: "haltpoll idle" -> "haltpoll_idle". */
@@ -155,5 +231,18 @@ json_object *metrics_json(const struct machine *m, const struct metrics_view *v)
 		json_object_object_add(ie, key, json_object_new_int64((int64_t)v->idle_exits[s]));
 	}
 	json_object_object_add(o, "idle_exits", ie);
+	json_object *pl = json_object_new_object();
+
+	for (int g = 0; g < 3; g++) {
+		json_object *grp = json_object_new_object();
+		int from, to;
+
+		place_group_range(g, &from, &to);
+		for (int k = from; k < to; k++)
+			json_object_object_add(grp, place_key_name(k),
+					       json_object_new_int64((int64_t)v->place[k]));
+		json_object_object_add(pl, place_key_group(from), grp);
+	}
+	json_object_object_add(o, "placements", pl);
 	return o;
 }

@@ -12,11 +12,31 @@
 #include "machine/machine.h"
 #include "metrics/metrics.h"
 
+#define METRICS_MAX 48
+
+/*
+ * Placement counts (kern/placement.h) as one array: the reasons, then the
+ * affine steps, then the distances moved. place_key_name() names each.
+ */
+#define PLACE_AFFINE0 PR_NR
+#define PLACE_DIST0 (PR_NR + PA_NR)
+#define PLACE_ALL (PR_NR + PA_NR + PLACE_DIST_NR)
+
 /* Derived figures of a run, in the units their names say. */
 struct metrics_view {
-	double v[40];			/* by index of metric_defs[] */
+	double v[METRICS_MAX];		/* by index of metric_defs[] */
 	double idle_exits[WS_MAX_IDLE_STATES];
+	double place[PLACE_ALL];	/* counts, by place_key */
 };
+
+/* Group ("reason", "affine", "migrate") and name of placement key k. */
+const char *place_key_group(int k);
+const char *place_key_name(int k);
+/* Keys [*from, *to) of group g: 0 reasons, 1 affine steps, 2 distances. */
+void place_group_range(int g, int *from, int *to);
+extern const char *const place_group_title[3];
+/* Whether key k has a row in the tables (forks' "none" affine step has not). */
+bool place_key_shown(int k);
 
 struct metric_def {
 	const char *name;		/* as printed and as the JSON key */
@@ -34,7 +54,13 @@ void metrics_state_key(const char *name, char *out, size_t len);
 void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v);
 /* "name  value" lines, indented. */
 void metrics_print(FILE *out, const struct machine *m, const struct metrics_view *v);
-/* A JSON object of the view (idle exits keyed by state name). */
+/*
+ * The placements by reason, by affine step and by distance moved, each
+ * row a count and its share of the group's total; policy names PR_POLICY
+ * (NULL: "policy").
+ */
+void placements_print(FILE *out, const struct metrics_view *v, const char *policy);
+/* A JSON object of the view (idle exits keyed by state name, placements by group). */
 json_object *metrics_json(const struct machine *m, const struct metrics_view *v);
 
 #endif

@@ -22,10 +22,17 @@ void schedstat_write(struct sim *sim, FILE *f)
 		struct sched_domain *sd;
 		int n = 0;
 
-		fprintf(f, "cpu%d 0 0 %u %u %u %u %llu %llu %lu\n", cpu, rq->sched_count,
+		/*
+		 * The kernel's nine fields, then the four SIS counters as Mel
+		 * Gorman's schedstat patch appended them (sis_search,
+		 * sis_domain_search, sis_scanned, sis_failed; never merged:
+		 * readers of the version's nine fields skip them).
+		 */
+		fprintf(f, "cpu%d 0 0 %u %u %u %u %llu %llu %lu %u %u %u %u\n", cpu, rq->sched_count,
 			rq->sched_goidle, rq->ttwu_count, rq->ttwu_local,
 			(unsigned long long)rq->busy_ns, (unsigned long long)rq->rq_run_delay,
-			rq->nr_switches);
+			rq->nr_switches, rq->sis_search, rq->sis_domain_search, rq->sis_scanned,
+			rq->sis_failed);
 		for_each_domain(sim, cpu, sd) {
 			fprintf(f, "domain%d %s", n++,
 				cpumask_print_bitmap(&sd->span, sim->nr_cpus, span, sizeof(span)));

@@ -92,6 +92,7 @@ struct sim {
 	int this_cpu;
 	u64 kcost_ns;
 	bool in_irq;			/* a timer's callback runs: hardirq context */
+	struct placement plc;		/* the select_task_rq() under way (kern/placement.h) */
 
 	struct task_struct **tasks;
 	int nr_tasks, cap_tasks;
