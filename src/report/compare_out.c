@@ -574,19 +574,7 @@ json_object *cmp_json(const struct cmp_table *t)
 				json_object_object_add(ie, t->idle_state[i],
 						       json_object_new_double(c->idle_exits[i]));
 			json_object_object_add(dg, "idle_exits", ie);
-			json_object *pl = json_object_new_object();
-
-			for (int g = 0; g < 3; g++) {
-				json_object *grp = json_object_new_object();
-				int from, to;
-
-				place_group_range(g, &from, &to);
-				for (int k = from; k < to; k++)
-					json_object_object_add(grp, place_key_name(k),
-							       json_object_new_double(c->place[k]));
-				json_object_object_add(pl, place_key_group(from), grp);
-			}
-			json_object_object_add(dg, "placements", pl);
+			json_object_object_add(dg, "placements", placements_json(c->place, false));
 			json_object_object_add(o, "metrics", dg);
 			json_object_object_add(o, "same_placements",
 					       c->same_placements < 0 ? NULL

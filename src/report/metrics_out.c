@@ -214,6 +214,24 @@ void metrics_print(FILE *out, const struct machine *m, const struct metrics_view
 	}
 }
 
+json_object *placements_json(const double *place, bool counts)
+{
+	json_object *pl = json_object_new_object();
+
+	for (int g = 0; g < 3; g++) {
+		json_object *grp = json_object_new_object();
+		int from, to;
+
+		place_group_range(g, &from, &to);
+		for (int k = from; k < to; k++)
+			json_object_object_add(grp, place_key_name(k),
+					       counts ? json_object_new_int64((int64_t)place[k])
+						      : json_object_new_double(place[k]));
+		json_object_object_add(pl, place_key_group(from), grp);
+	}
+	return pl;
+}
+
 json_object *metrics_json(const struct machine *m, const struct metrics_view *v)
 {
 	json_object *o = json_object_new_object(), *ie = json_object_new_object();
@@ -231,18 +249,6 @@ json_object *metrics_json(const struct machine *m, const struct metrics_view *v)
 		json_object_object_add(ie, key, json_object_new_int64((int64_t)v->idle_exits[s]));
 	}
 	json_object_object_add(o, "idle_exits", ie);
-	json_object *pl = json_object_new_object();
-
-	for (int g = 0; g < 3; g++) {
-		json_object *grp = json_object_new_object();
-		int from, to;
-
-		place_group_range(g, &from, &to);
-		for (int k = from; k < to; k++)
-			json_object_object_add(grp, place_key_name(k),
-					       json_object_new_int64((int64_t)v->place[k]));
-		json_object_object_add(pl, place_key_group(from), grp);
-	}
-	json_object_object_add(o, "placements", pl);
+	json_object_object_add(o, "placements", placements_json(v->place, true));
 	return o;
 }

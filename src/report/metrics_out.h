@@ -60,6 +60,11 @@ void metrics_print(FILE *out, const struct machine *m, const struct metrics_view
  * (NULL: "policy").
  */
 void placements_print(FILE *out, const struct metrics_view *v, const char *policy);
+/*
+ * {"reason": {name: n}, "affine": {...}, "migrate": {...}} of place[]
+ * (PLACE_ALL values): integers if counts, else (means over runs) doubles.
+ */
+json_object *placements_json(const double *place, bool counts);
 /* A JSON object of the view (idle exits keyed by state name, placements by group). */
 json_object *metrics_json(const struct machine *m, const struct metrics_view *v);
 
