@@ -174,7 +174,7 @@ static void test_tick_two_tasks(void **state)
 	assert_true(rq->need_resched);
 	/* The pick after A is put back: B, the leftmost. */
 	put_prev_entity(sim, rq, &a->se);
-	assert_ptr_equal(pick_next_entity(sim, &rq->cfs), &b->se);
+	assert_ptr_equal(pick_next_entity(sim, rq), &b->se);
 	tu_sim_free(sim);
 }
 
@@ -303,16 +303,16 @@ static void test_buddies(void **state)
 
 	put_prev_entity(sim, rq, &a->se);
 	rq->curr = NULL;
-	assert_ptr_equal(pick_next_entity(sim, &rq->cfs), &w->se);
+	assert_ptr_equal(pick_next_entity(sim, rq), &w->se);
 	assert_null(rq->cfs.next);
 	assert_ptr_equal(rq->cfs.last, &a->se);
 	/* w leaves; A (30 ms) is 1 ms right of the leftmost (29 ms), within
 	 * the 2 ms granularity: the last buddy wins over the leftmost. */
 	deactivate_task(sim, rq, w, DEQUEUE_SLEEP);
-	assert_ptr_equal(pick_next_entity(sim, &rq->cfs), &a->se);
+	assert_ptr_equal(pick_next_entity(sim, rq), &a->se);
 	assert_null(rq->cfs.last);
 	/* Buddies are used once: then the leftmost, the first queued at 29 ms. */
-	assert_ptr_equal(pick_next_entity(sim, &rq->cfs), &q[0]->se);
+	assert_ptr_equal(pick_next_entity(sim, rq), &q[0]->se);
 	tu_sim_free(sim);
 }
 

@@ -90,24 +90,6 @@ static void test_coherence_contention(void **state)
 	tu_machine_free(m);
 }
 
-static void test_governor(void **state)
-{
-	(void)state;
-	struct machine *m = tu_machine(PROBE);
-
-	/* POLL 0/0, C1 2/4, C1E 10/20, C6 100/400 us: the deepest state whose
-	 * target residency fits the prediction. */
-	assert_int_equal(idle_select_state(m, 0), 0);
-	assert_int_equal(idle_select_state(m, 3999), 0);
-	assert_int_equal(idle_select_state(m, 4000), 1);
-	assert_int_equal(idle_select_state(m, 19999), 1);
-	assert_int_equal(idle_select_state(m, 20000), 2);
-	assert_int_equal(idle_select_state(m, 399999), 2);
-	assert_int_equal(idle_select_state(m, 400000), 3);
-	assert_int_equal(idle_select_state(m, UINT64_MAX), 3);
-	tu_machine_free(m);
-}
-
 static double metric(const char *name)
 {
 	char key[64];
@@ -394,7 +376,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_coherence_distances),
 		cmocka_unit_test(test_coherence_contention),
-		cmocka_unit_test(test_governor),
 		cmocka_unit_test(test_polling_idle_needs_no_ipi),
 		cmocka_unit_test(test_smt_sharing),
 		cmocka_unit_test(test_cold_cache_decay),

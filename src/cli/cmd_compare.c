@@ -355,7 +355,7 @@ int cmd_compare(int argc, char **argv)
 			    sides[a].tunables.kver == sides[b].tunables.kver) {
 				char f[512];
 
-				sched_features_describe(&sides[a].features, f, sizeof(f));
+				sched_features_describe(&sides[a].features, sides[a].tunables.kver, f, sizeof(f));
 				if (nside_opts)
 					fprintf(stderr, "wakesim compare: --side %s and --side %s both give "
 						"features %s: nothing to compare\n", side_name[a],
@@ -478,7 +478,8 @@ int cmd_compare(int argc, char **argv)
 	describe_binding(&sides[0], cpus, sizeof(cpus));
 	describe_sysctls(&sides[0], sysctls, sizeof(sysctls));
 	for (int sd = 0; sd < nsides; sd++) {
-		sched_features_describe(&sides[sd].features, feat_desc[sd], sizeof(feat_desc[sd]));
+		sched_features_describe(&sides[sd].features, sides[sd].tunables.kver, feat_desc[sd],
+					sizeof(feat_desc[sd]));
 		if (sides[sd].policy) {
 			size_t n = strlen(feat_desc[sd]);
 

@@ -341,7 +341,7 @@ int cmd_run(int argc, char **argv)
 	}
 	fclose(rep);
 	join_args(spec.argc, spec.argv, cmdline, sizeof(cmdline));
-	sched_features_describe(&spec.features, feats, sizeof(feats));
+	sched_features_describe(&spec.features, spec.tunables.kver, feats, sizeof(feats));
 	char cpus[4096], sysctls[512];
 
 	describe_binding(&spec, cpus, sizeof(cpus));

@@ -493,9 +493,38 @@ static void update_newidle_cost(struct sim *sim, struct sched_domain *sd, u64 co
 	}
 }
 
+/* get_sd_balance_interval() in ns: balance_interval ms, x busy_factor when busy. */
+static u64 balance_interval_ns(struct sim *sim, struct sched_domain *sd, bool busy)
+{
+	u64 ms = sd->balance_interval * (busy ? sd->busy_factor : 1);
+	u64 ns = ms * NSEC_PER_MSEC;
+	u64 max = (u64)sim->tun->hz * (u64)sim->nr_cpus / 10 * sim->tun->tick_ns;
+
+	if (busy && ns > sim->tun->tick_ns)
+		ns -= sim->tun->tick_ns;
+	if (ns < sim->tun->tick_ns)
+		ns = sim->tun->tick_ns;
+	if (ns > max)
+		ns = max;
+	return ns;
+}
+
+/*
+ * update_next_balance() (fair.c): the idle interval of sd, so a CPU that
+ * goes idle after a busy spell balances at the idle pace, not the busy one.
+ */
+static void update_next_balance(struct sim *sim, struct sched_domain *sd, u64 *next)
+{
+	u64 due = sd->last_balance + balance_interval_ns(sim, sd, false);
+
+	if (due < *next)
+		*next = due;
+}
+
 int newidle_balance(struct sim *sim, struct rq *rq)
 {
 	struct sched_domain *sd = sim->doms.cpu[rq->cpu].sd;
+	u64 next_balance = sim->now + NSEC_PER_SEC; /* jiffies + HZ */
 	u64 curr_cost = 0;
 	int pulled = 0;
 
@@ -509,9 +538,13 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 	u64 gate = sim->tun->kver == KV_5_12 ? sim->tun->migration_cost_ns
 					     : sd ? sd->max_newidle_lb_cost : 0;
 
-	if (!sd || !sim->nr_overloaded || rq->avg_idle < gate)
-		return 0;
+	if (!sd || !sim->nr_overloaded || rq->avg_idle < gate) {
+		if (sd)
+			update_next_balance(sim, sd, &next_balance);
+		goto out;
+	}
 	for (; sd; sd = sd->parent) {
+		update_next_balance(sim, sd, &next_balance);
 		if (rq->avg_idle < curr_cost + sd->max_newidle_lb_cost)
 			break;
 		if (sd->flags & SD_BALANCE_NEWIDLE) {
@@ -528,27 +561,15 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 	}
 	if (curr_cost > rq->max_idle_balance_cost)
 		rq->max_idle_balance_cost = curr_cost;
+out:
+	/* "Move the next balance forward" (sched_balance_newidle(), v6.12) */
+	if (rq->next_balance > next_balance)
+		rq->next_balance = next_balance;
 	if (pulled) {
 		rq->idle_stamp = 0;
 		sim->met.newidle_pulls++;
 	}
 	return pulled;
-}
-
-/* get_sd_balance_interval() in ns: balance_interval ms, x busy_factor when busy. */
-static u64 balance_interval_ns(struct sim *sim, struct sched_domain *sd, bool busy)
-{
-	u64 ms = sd->balance_interval * (busy ? sd->busy_factor : 1);
-	u64 ns = ms * NSEC_PER_MSEC;
-	u64 max = (u64)sim->tun->hz * (u64)sim->nr_cpus / 10 * sim->tun->tick_ns;
-
-	if (busy && ns > sim->tun->tick_ns)
-		ns -= sim->tun->tick_ns;
-	if (ns < sim->tun->tick_ns)
-		ns = sim->tun->tick_ns;
-	if (ns > max)
-		ns = max;
-	return ns;
 }
 
 u64 sis_util_refresh_ns(struct sim *sim)
@@ -604,6 +625,12 @@ static void rebalance_domains(struct sim *sim, struct rq *rq, enum cpu_idle_type
  * nohz_balancer_kick(): if this CPU has two tasks or its LLC more than one
  * busy CPU, balance on behalf of the idle CPUs that are due.
  */
+void idle_balance_tick(struct sim *sim, struct rq *rq)
+{
+	if (sim->now >= rq->next_balance)
+		rebalance_domains(sim, rq, CPU_IDLE);
+}
+
 void balance_tick(struct sim *sim, struct rq *rq)
 {
 	if (sim->now >= rq->next_balance)

@@ -20,9 +20,20 @@
 #include "trace.h"
 #include "policy/registry.h"
 
+/*
+ * current: the task running on the CPU the kernel code runs on, or its
+ * idle task (swapper/N) when none does. An interrupt's work (a timer's
+ * callback, an IPI) runs as whatever it interrupted: select_task_rq_fair()
+ * charges record_wakee() to it and weighs wake_affine() from its CPU, as
+ * the kernel does with `current` in any context (fair.c, v6.12).
+ */
 struct task_struct *current_task(struct sim *sim)
 {
-	return sim->this_cpu >= 0 ? sim->rq[sim->this_cpu].curr : NULL;
+	if (sim->this_cpu < 0)
+		return NULL;
+	struct rq *rq = &sim->rq[sim->this_cpu];
+
+	return rq->curr ? rq->curr : rq->idle;
 }
 
 int sim_new_mm(struct sim *sim)
@@ -125,18 +136,34 @@ void activate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int fl
 	}
 	enqueue_entity(sim, rq, &p->se, flags);
 	rq->nr_running++;
+	sim->nr_running_total++;
 	if (rq->nr_running == 2)
 		sim->nr_overloaded++;
 	rq_line_write(sim, rq);
 }
 
-void deactivate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int flags)
+void rq_dequeued(struct sim *sim, struct rq *rq)
 {
-	dequeue_entity(sim, rq, &p->se, flags);
 	if (rq->nr_running == 2)
 		sim->nr_overloaded--;
 	rq->nr_running--;
+	sim->nr_running_total--;
 	rq_line_write(sim, rq);
+}
+
+void deactivate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int flags)
+{
+	/*
+	 * A sleep (not an exit, not a move off a CPU it may not use) may be
+	 * delayed: then no count changes until a pick or a wake-up.
+	 */
+	bool delayed = (flags & DEQUEUE_SLEEP) && p->__state != TASK_DEAD && !p->migrate_pending &&
+		       dequeue_entity_delayed(sim, rq, &p->se);
+
+	if (!delayed) {
+		dequeue_entity(sim, rq, &p->se, flags);
+		rq_dequeued(sim, rq);
+	}
 	if (flags & DEQUEUE_SLEEP) {
 		/*
 		 * S4 patch 1/2 "Record the average duration of a task": CPU
@@ -398,11 +425,30 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 		return 0;
 	charge(sim, k->ttwu_ns);
 	if (p->se.on_rq) {
-		/* ttwu_runnable(): still queued (it had not finished blocking). */
+		/*
+		 * ttwu_runnable(): still queued, because it had not finished
+		 * blocking, or as a delayed sleeper (DELAY_DEQUEUE): requeued
+		 * in place on its CPU's locked runqueue, no CPU selection.
+		 */
 		trace_sched_waking(sim, p);
 		p->__state = TASK_RUNNING;
+		if (p->se.sched_delayed) {
+			struct rq *rq = cpu_rq(sim, task_cpu(p));
+
+			if (this_cpu >= 0 && this_cpu != rq->cpu)
+				line_write(sim, &rq->line);
+			requeue_delayed_entity(sim, rq, &p->se);
+			sim->met.wakeups++;
+			sim->met.wake_requeued++;
+			sim->met.wake_prev_cpu++;
+			sim->met.wake_waker_cpu += task_cpu(p) == this_cpu;
+			p->runnable_since = sim->now;
+			if (!p->on_cpu)
+				wakeup_preempt(sim, rq, p, wake_flags);
+		}
 		trace_sched_wakeup(sim, p, task_cpu(p), false);
 		ttwu_stat(sim, this_cpu, task_cpu(p));
+		sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
 		return 1;
 	}
 	p->__state = TASK_WAKING;

@@ -8,8 +8,9 @@
  * The kernel keeps queued entities in an rbtree ordered by deadline and
  * augmented with subtree min_vruntime; we keep a small array per CPU and
  * scan it, which gives the same pick (earliest eligible deadline, ties to
- * the earliest enqueued) at the queue lengths simulated. Not modelled:
- * DELAY_DEQUEUE (sleepers are dequeued at once), custom slices, cgroups.
+ * the earliest enqueued) at the queue lengths simulated. DELAY_DEQUEUE
+ * and DELAY_ZERO (v6.12): dequeue_entity_delayed(), pick_next_entity()'s
+ * purge, requeue_delayed_entity(). Not modelled: custom slices, cgroups.
  */
 #include <stdlib.h>
 
@@ -199,11 +200,6 @@ struct sched_entity *pick_eevdf(struct sim *sim, struct cfs_rq *cfs)
 	return best;
 }
 
-struct sched_entity *pick_next_entity(struct sim *sim, struct cfs_rq *cfs)
-{
-	return sched_cfs(sim) ? cfs_pick_next_entity(sim, cfs) : pick_eevdf(sim, cfs);
-}
-
 void entity_tick(struct sim *sim, struct rq *rq)
 {
 	if (!sched_cfs(sim)) {
@@ -264,6 +260,75 @@ static void update_entity_lag(struct sim *sim, struct cfs_rq *cfs, struct sched_
 	se->vlag = lag;
 }
 
+/*
+ * The final dequeue of a delayed sleeper (dequeue_entity() with
+ * DEQUEUE_DELAYED, finish_delayed_dequeue_entity(), v6.12): its lag is
+ * saved, clipped to 0 if positive (DELAY_ZERO); util_est left it when it
+ * slept. Returns with the task off the runqueue.
+ */
+static void dequeue_delayed_at_pick(struct sim *sim, struct rq *rq, struct sched_entity *se)
+{
+	update_load_avg_se(sim, rq, se);
+	update_entity_lag(sim, &rq->cfs, se);
+	if (sched_feat(DELAY_ZERO) && se->vlag > 0)
+		se->vlag = 0;
+	account_entity_dequeue(sim, rq, se, 0);
+	se->sched_delayed = false;
+	rq_dequeued(sim, rq);
+}
+
+struct sched_entity *pick_next_entity(struct sim *sim, struct rq *rq)
+{
+	struct sched_entity *se;
+
+	if (sched_cfs(sim))
+		return cfs_pick_next_entity(sim, &rq->cfs);
+	/* pick_task_fair(): a delayed sleeper picked is dequeued, and the pick retried. */
+	while ((se = pick_eevdf(sim, &rq->cfs)) && se->sched_delayed)
+		dequeue_delayed_at_pick(sim, rq, se);
+	return se;
+}
+
+bool dequeue_entity_delayed(struct sim *sim, struct rq *rq, struct sched_entity *se)
+{
+	if (sched_cfs(sim) || !sched_feat(DELAY_DEQUEUE))
+		return false;
+	if (update_curr(sim, rq))
+		resched_curr(sim, rq);
+	if (entity_eligible(&rq->cfs, se))
+		return false;
+	/* dequeue_task_fair() still takes it out of util_est, as any sleeper. */
+	dequeue_entity_load(sim, rq, se);
+	if (sched_feat(UTIL_EST))
+		util_est_update(&se->avg, rq->cpu_capacity);
+	se->sched_delayed = true;
+	return true;
+}
+
+void requeue_delayed_entity(struct sim *sim, struct rq *rq, struct sched_entity *se)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	if (sched_feat(DELAY_ZERO)) {
+		update_entity_lag(sim, cfs, se);
+		if (se->vlag > 0) {
+			/* Owed time: rejoin at V with a fresh deadline, itself left out of V. */
+			cfs->nr_queued--;
+			if (se != cfs->curr)
+				timeline_del(cfs, se);
+			se->vlag = 0;
+			place_entity(sim, cfs, se, 0);
+			if (se != cfs->curr)
+				timeline_add(sim, cfs, se);
+			cfs->nr_queued++;
+		}
+	}
+	update_load_avg_se(sim, rq, se);
+	se->sched_delayed = false;
+	if (sched_feat(UTIL_EST))
+		cfs->util_est += task_util_est_raw(&se->avg);
+}
+
 unsigned long task_util(const struct task_struct *p)
 {
 	return p->se.avg.util_avg;
@@ -283,9 +348,10 @@ void update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
 
 	unsigned long cap = rq->cpu_capacity;
 
+	/* A delayed sleeper keeps its load (on_rq) but is not runnable (se_runnable()). */
 	if (se)
-		pelt_update(&se->avg, sim->now, !!se->on_rq, !!se->on_rq, cfs->curr == se ? cap : 0,
-			    se->weight);
+		pelt_update(&se->avg, sim->now, !!se->on_rq, se->on_rq && !se->sched_delayed,
+			    cfs->curr == se ? cap : 0, se->weight);
 	pelt_update(&cfs->avg, sim->now, cfs->load, cfs->nr_queued, cfs->curr ? cap : 0, 1);
 }
 
@@ -302,7 +368,8 @@ void enqueue_entity_load(struct sim *sim, struct rq *rq, struct sched_entity *se
 	update_load_avg_se(sim, rq, NULL);
 	if (flags & ENQUEUE_MIGRATED)
 		pelt_attach(&cfs->avg, &se->avg);
-	if (sched_feat(UTIL_EST))
+	/* A delayed sleeper moved by the balancer is not in util_est (v6.12). */
+	if (sched_feat(UTIL_EST) && !se->sched_delayed)
 		cfs->util_est += task_util_est_raw(&se->avg);
 }
 
@@ -322,7 +389,7 @@ void dequeue_entity_load(struct sim *sim, struct rq *rq, struct sched_entity *se
 	struct cfs_rq *cfs = &rq->cfs;
 
 	update_load_avg_se(sim, rq, se);
-	if (sched_feat(UTIL_EST)) {
+	if (sched_feat(UTIL_EST) && !se->sched_delayed) {
 		unsigned int est = task_util_est_raw(&se->avg);
 
 		cfs->util_est = cfs->util_est > est ? cfs->util_est - est : 0;

@@ -162,11 +162,13 @@ u64 cold_penalty(struct sim *sim, struct task_struct *p, int cpu)
 	return (warm * k->c2c_ns[cls] + (lines - warm) * evicted_ns) / k->cold_mlp;
 }
 
-static void arm_tick(struct sim *sim, struct rq *rq)
+void tick_arm(struct sim *sim, struct rq *rq)
 {
 	if (event_queued(&rq->ev_tick))
 		return;
 	u64 t = sim->tun->tick_ns;
+
+	sim->nr_ticks_queued++;
 
 	evq_schedule(&sim->evq, &rq->ev_tick, (sim->now / t + 1) * t);
 }
@@ -191,10 +193,16 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		prev->left_busy_ns = rq->busy_ns; /* its cache starts to decay */
 		rq->curr = NULL;
 	}
-	se = rq->nr_running ? pick_next_entity(sim, &rq->cfs) : NULL;
+	se = rq->nr_running ? pick_next_entity(sim, rq) : NULL;
 	if (!se && newidle_balance(sim, rq))
-		se = pick_next_entity(sim, &rq->cfs);
+		se = pick_next_entity(sim, rq);
 	if (!se) {
+		/*
+		 * TIF_NEED_RESCHED belongs to the task switched out: the idle
+		 * task starts without it. (A new-idle pull of a delayed sleeper,
+		 * purged by the pick, sets it and leaves nothing to run.)
+		 */
+		rq->need_resched = false;
 		rq->sched_goidle++;
 		if (prev)
 			trace_sched_switch(sim, cpu, prev, NULL);
@@ -207,7 +215,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 	}
 	next = task_of(se);
 	/* A preempted prev waits on the rq from now (sched_info_enqueue()). */
-	if (prev && prev != next && prev->se.on_rq)
+	if (prev && prev != next && prev->se.on_rq && !prev->se.sched_delayed)
 		prev->runnable_since = sim->now;
 	set_next_entity(sim, rq, se);
 	rq->curr = next;
@@ -248,7 +256,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		rq->seg_start = sim->now;
 		smt_update(sim, cpu);
 	}
-	arm_tick(sim, rq);
+	tick_arm(sim, rq);
 }
 
 void task_end_work(struct sim *sim, struct task_struct *p)
@@ -404,8 +412,12 @@ void exec_handle_tick(struct sim *sim, int cpu)
 
 	sim->this_cpu = cpu;
 	sim->kcost_ns = 0;
+	if (rq->mode == CPU_MODE_IDLE) {
+		idle_tick(sim, rq); /* the governor kept the tick */
+		return;
+	}
 	if (rq->mode != CPU_MODE_RUNNING || !rq->curr)
-		return; /* NO_HZ idle: the tick stays stopped */
+		return;
 	cpu_sync(sim, rq);
 	nohz_balance_exit_idle(sim, rq);
 	entity_tick(sim, rq);
@@ -415,7 +427,7 @@ void exec_handle_tick(struct sim *sim, int cpu)
 	if (rq->curr)
 		rq->curr->kwork_left += sim->kcost_ns;
 	sim->kcost_ns = 0;
-	arm_tick(sim, rq);
+	tick_arm(sim, rq);
 	cpu_continue(sim, rq);
 }
 

@@ -42,6 +42,11 @@ const char *kernel_version_name(enum kernel_version v)
 void sched_features_default_for(struct sched_features *f, enum kernel_version v)
 {
 	sched_features_default(f);
+	if (v != KV_MAINLINE) {
+		/* DELAY_DEQUEUE and DELAY_ZERO came with v6.12 (features.h). */
+		sched_feat_of(f, DELAY_DEQUEUE) = false;
+		sched_feat_of(f, DELAY_ZERO) = false;
+	}
 	if (v == KV_5_12) {
 		/* v5.12's features.h: SIS_PROP on, no SIS_UTIL; and before S1
 		 * was merged (v5.13), has_idle_cores was read without SMT too. */
@@ -119,13 +124,16 @@ int sched_features_parse(struct sched_features *f, const char *list, char *err,
 	return 0;
 }
 
-void sched_features_describe(const struct sched_features *f, char *buf, size_t len)
+void sched_features_describe(const struct sched_features *f, enum kernel_version v, char *buf,
+			     size_t len)
 {
+	struct sched_features def;
 	size_t off = 0;
 
+	sched_features_default_for(&def, v);
 	buf[0] = '\0';
 	for (int i = 0; i < __SCHED_FEAT_NR; i++) {
-		if (f->on[i] == defaults[i])
+		if (f->on[i] == def.on[i])
 			continue;
 		int n = snprintf(buf + off, len - off, "%s%s%s", off ? "," : "",
 				 f->on[i] ? "" : "NO_", names[i]);

@@ -43,6 +43,11 @@
 	SCHED_FEAT(WA_IDLE, true)                                                        \
 	SCHED_FEAT(WA_WEIGHT, true)                                                      \
 	SCHED_FEAT(WA_BIAS, true)                                                        \
+	/* EEVDF, v6.12: a sleeper with negative lag stays queued (sched_delayed)     \
+	 * until a pick would choose it or it wakes: then it is requeued in place,   \
+	 * with no CPU selection. DELAY_ZERO clips its positive lag to 0 then. */    \
+	SCHED_FEAT(DELAY_DEQUEUE, true)                                                  \
+	SCHED_FEAT(DELAY_ZERO, true)                                                     \
 	/* Use util_est in cpu_util(). */                                                \
 	SCHED_FEAT(UTIL_EST, true)                                                       \
 	/* S1 reversed, LKML 2021-03-20 "sched/fair: remove redundant test_idle_cores    \
@@ -99,7 +104,11 @@ int sched_features_parse(struct sched_features *f, const char *list, char *err,
 /* Name of feature i, and the count, for listing. */
 const char *sched_feature_name(int i);
 bool sched_feature_default(int i);
-/* Describe the switches that differ from the defaults ("default" if none). */
-void sched_features_describe(const struct sched_features *f, char *buf, size_t len);
+/*
+ * Describe the switches that differ from kernel profile v's defaults
+ * ("default" if none), in the debugfs syntax --features takes.
+ */
+void sched_features_describe(const struct sched_features *f, enum kernel_version v, char *buf,
+			     size_t len);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * idle.c - the idle loop's side of scheduling: idle predicates, idle-core
- * tracking, NO_HZ bookkeeping of nr_busy_cpus, and a cpuidle governor.
+ * tracking, the tick while idle, and NO_HZ bookkeeping of nr_busy_cpus.
  *
  * Kernel sources (v6.12): idle_cpu() and available_idle_cpu() in core.c,
  * set_next_task_idle() -> update_idle_core() / __update_idle_core() in
@@ -8,43 +8,19 @@
  * with set_cpu_sd_state_idle/busy() in fair.c, called when the tick stops
  * (tick_nohz_idle_stop_tick()) and at the first busy tick.
  *
- * Governor (documented simplification of menu): the predicted idle length
- * is the mean of the CPU's last 8 idle periods, each without the exit
- * latency it paid (menu_update()), as menu's typical interval without its
- * outlier rejection; an unknown CPU predicts "long"; bounded
- * by the CPU's next armed hrtimer; the deepest state whose target
- * residency fits is chosen, and the tick is stopped when the prediction
- * exceeds a tick, as menu does.
+ * The governor is menu (kern/menu.c). It also decides the tick: a CPU
+ * whose predicted idle is under a tick keeps it (tick_nohz_idle_retain_
+ * tick()), wakes every tick and balances itself at the idle interval
+ * (sched_tick() -> sched_balance_trigger() with rq->idle_balance); only a
+ * CPU whose tick stops enters nohz.idle_cpus_mask and leaves nr_busy_cpus
+ * (nohz_balance_enter_idle(), called from tick_nohz_idle_stop_tick()
+ * alone), to be balanced by the nohz idle balancer (kernel/sched/idle.c,
+ * kernel/time/tick-sched.c, v6.4 and v6.12).
  */
 #include "kernel.h"
+#include "lb.h"
 #include "timer.h"
 #include "policy/registry.h"
-
-/* menu: the typical recent idle period, bounded by the next timer. */
-static u64 predict_idle_ns(const struct sim *sim, const struct rq *rq)
-{
-	const struct idle_history *h = &rq->idle_hist;
-	u64 next = cpu_next_timer(sim, rq->cpu), typical = UINT64_MAX, sum = 0;
-
-	if (h->nr) {
-		for (int i = 0; i < h->nr; i++)
-			sum += h->dur_ns[i];
-		typical = sum / (u64)h->nr;
-	}
-	next = next > sim->now ? next - sim->now : 0;
-	return typical < next ? typical : next;
-}
-
-/* The deepest state whose target residency is within the prediction. */
-int idle_select_state(const struct machine *m, u64 predicted_ns)
-{
-	int s = 0;
-
-	for (int i = 1; i < m->nr_idle_states; i++)
-		if (m->idle[i].target_residency_ns <= predicted_ns)
-			s = i;
-	return s;
-}
 
 /*
  * __update_idle_core(): when a CPU of an SMT core goes idle and every
@@ -68,17 +44,31 @@ static void update_idle_core(struct sim *sim, struct rq *rq)
 	line_write(sim, &sds->line);
 }
 
-void idle_enter(struct sim *sim, struct rq *rq)
+/*
+ * cpuidle_idle_call()'s tick step after the governor: stop the tick if
+ * the governor allows it or it is stopped already, unless the next timer
+ * is within a tick (tick_nohz_next_event() then keeps it); else retain it.
+ */
+static void idle_tick_step(struct sim *sim, struct rq *rq, bool stop_tick)
 {
-	u64 predicted = predict_idle_ns(sim, rq);
+	u64 next = cpu_next_timer(sim, rq->cpu);
 
-	rq->mode = CPU_MODE_IDLE;
-	rq->curr = NULL;
-	rq->idle_enter_ns = sim->now;
-	rq->idle_state = idle_select_state(sim->m, predicted);
-	update_idle_core(sim, rq);
-	evq_cancel(&sim->evq, &rq->ev_tick);
-	if (predicted >= sim->tun->tick_ns && !rq->nohz_idle) {
+	if (!stop_tick && !rq->tick_stopped) {
+		tick_arm(sim, rq);
+		return;
+	}
+	if (!rq->tick_stopped && next != UINT64_MAX && next <= sim->now + sim->tun->tick_ns) {
+		tick_arm(sim, rq);
+		return;
+	}
+	if (event_queued(&rq->ev_tick)) {
+		evq_cancel(&sim->evq, &rq->ev_tick);
+		sim->nr_ticks_queued--;
+	}
+	if (rq->tick_stopped)
+		return;
+	rq->tick_stopped = true;
+	if (!rq->nohz_idle) {
 		/* nohz_balance_enter_idle() -> set_cpu_sd_state_idle() */
 		struct sched_domain_shared *sds = sim->doms.cpu[rq->cpu].sd_llc_shared;
 
@@ -88,6 +78,25 @@ void idle_enter(struct sim *sim, struct rq *rq)
 			line_write(sim, &sds->line);
 		}
 	}
+}
+
+/* One pass of do_idle()'s loop: the governor's state, then the tick. */
+static void idle_select(struct sim *sim, struct rq *rq)
+{
+	bool stop_tick;
+
+	rq->idle_enter_ns = sim->now;
+	rq->idle_reflected = false;
+	rq->idle_state = menu_select(sim, rq, &stop_tick);
+	idle_tick_step(sim, rq, stop_tick);
+}
+
+void idle_enter(struct sim *sim, struct rq *rq)
+{
+	rq->mode = CPU_MODE_IDLE;
+	rq->curr = NULL;
+	update_idle_core(sim, rq);
+	idle_select(sim, rq);
 	POLICY_CALL(sim, idle_enter, rq->cpu);
 }
 
@@ -106,27 +115,38 @@ void nohz_balance_exit_idle(struct sim *sim, struct rq *rq)
 
 void idle_exit(struct sim *sim, struct rq *rq)
 {
-	struct idle_history *h = &rq->idle_hist;
-
-	u64 dur = sim->now - rq->idle_enter_ns;
-	u64 exit_ns = sim->m->idle[rq->idle_state].exit_latency_ns;
-
 	POLICY_CALL(sim, idle_exit, rq->cpu);
-
-	/*
-	 * menu_update(): what the CPU slept, without the exit latency it paid
-	 * (or half the period when that is the larger part), so a deep state's
-	 * own exit does not make the next prediction long.
-	 */
-	dur = dur > 2 * exit_ns ? dur - exit_ns : dur / 2;
-	h->dur_ns[h->pos] = dur;
-	h->pos = (h->pos + 1) % 8;
-	if (h->nr < 8)
-		h->nr++;
+	if (!rq->idle_reflected)
+		menu_reflect(sim, rq, sim->now - rq->idle_enter_ns, false);
+	/* tick_nohz_idle_exit(): the tick restarts (do_schedule() arms it). */
+	rq->tick_stopped = false;
 	/* S2: schedule_idle() records when the CPU left the idle loop. */
 	rq->idle_end_time = sim->now;
 	rq->mode = CPU_MODE_RUNNING;
 	rq->seg_start = sim->now;
+}
+
+void idle_tick(struct sim *sim, struct rq *rq)
+{
+	const struct idle_state *st = &sim->m->idle[rq->idle_state];
+
+	/* The timer interrupt ends this idle period: the governor hears of it. */
+	sim->met.idle_exits[rq->idle_state]++;
+	sim->met.idle_ticks++;
+	menu_reflect(sim, rq, sim->now - rq->idle_enter_ns, true);
+	rq->idle_reflected = true;
+	/* Out of the state while the handler runs: a resched now waits for it. */
+	rq->mode = CPU_MODE_EXITING;
+	idle_balance_tick(sim, rq);
+	sim->kcost_ns = 0; /* the handler's own time is not modelled */
+	if (rq->nr_running || rq->need_resched || rq->wake_list) {
+		/* It pulled work: the idle loop ends once the state is left. */
+		smt_update(sim, rq->cpu);
+		evq_schedule(&sim->evq, &rq->ev_run, sim->now + st->exit_latency_ns);
+		return;
+	}
+	rq->mode = CPU_MODE_IDLE;
+	idle_select(sim, rq);
 }
 
 bool idle_cpu(struct sim *sim, int cpu)

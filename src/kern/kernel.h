@@ -87,6 +87,8 @@ void exec_handle_tick(struct sim *sim, int cpu);
 void exec_handle_ipi(struct sim *sim, int cpu);
 /* An interrupt handler ran on rq's running CPU: charge it, then carry on. */
 void exec_irq_done(struct sim *sim, struct rq *rq);
+/* Arm rq's next tick, on the jiffy grid, unless one is armed. */
+void tick_arm(struct sim *sim, struct rq *rq);
 /* The cache refill (ns of work) p owes when it next runs on cpu (exec.c). */
 u64 cold_penalty(struct sim *sim, struct task_struct *p, int cpu);
 /*
@@ -101,10 +103,17 @@ void smt_update(struct sim *sim, int cpu);
 
 /* ---- idle (idle.c) ---- */
 
-/* Enter the idle loop on rq: governor, idle-core and nohz bookkeeping. */
+/* Enter the idle loop on rq: governor, tick, idle-core and nohz bookkeeping. */
 void idle_enter(struct sim *sim, struct rq *rq);
 /* Leave idle: the exit latency has been paid (schedule_idle()). */
 void idle_exit(struct sim *sim, struct rq *rq);
+/*
+ * The tick on an idle CPU whose governor kept it (sched_tick() with
+ * rq->idle_balance set): it wakes the CPU out of its state, balances this
+ * CPU at the idle interval when due, then either leaves idle (it pulled
+ * work) or lets the governor choose again.
+ */
+void idle_tick(struct sim *sim, struct rq *rq);
 /* The CPU runs its idle task with nothing queued or pending: idle_cpu() without S2. */
 static inline bool rq_is_idle(const struct rq *rq)
 {
@@ -114,8 +123,21 @@ static inline bool rq_is_idle(const struct rq *rq)
 bool idle_cpu(struct sim *sim, int cpu);
 /* available_idle_cpu() as read from sim->this_cpu: charges the rq line. */
 bool available_idle_cpu(struct sim *sim, int cpu);
-/* The governor's choice: deepest state whose target residency fits. */
-int idle_select_state(const struct machine *m, u64 predicted_ns);
+/* ---- the menu cpuidle governor (menu.c) ---- */
+
+/* A CPU's governor state at the start of a run (idle for a while). */
+void menu_init(struct menu_device *d);
+/*
+ * menu_select(): the idle state rq's CPU enters now, and in *stop_tick
+ * whether the governor lets the tick stop (drivers/cpuidle/governors/
+ * menu.c, v6.12 for mainline, v6.4's form for the older profiles).
+ */
+int menu_select(struct sim *sim, struct rq *rq, bool *stop_tick);
+/*
+ * menu_reflect() + menu_update(): the idle period in rq->idle_state ended
+ * after residency_ns (exit latency included), by the tick or not.
+ */
+void menu_reflect(struct sim *sim, struct rq *rq, u64 residency_ns, bool tick_wakeup);
 /* nohz_balance_exit_idle(): first busy tick after a tickless idle. */
 void nohz_balance_exit_idle(struct sim *sim, struct rq *rq);
 
@@ -126,6 +148,8 @@ void cfs_rq_init(struct cfs_rq *cfs);
 void cfs_rq_free(struct cfs_rq *cfs);
 /* enqueue_entity(): PELT/util_est update, place_entity(), queue it. */
 void enqueue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
+/* A task left rq's count (deactivate_task() or a delayed sleeper's final dequeue). */
+void rq_dequeued(struct sim *sim, struct rq *rq);
 /* dequeue_entity(): save lag (update_entity_lag()), unqueue, util_est_update() on sleep. */
 void dequeue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
 /* update_curr(): account curr's runtime; true if its deadline passed. */
@@ -140,8 +164,24 @@ void put_prev_entity(struct sim *sim, struct rq *rq, struct sched_entity *prev);
 u64 avg_vruntime(struct cfs_rq *cfs);
 /* entity_eligible(): vruntime <= V, tested without division. */
 bool entity_eligible(struct cfs_rq *cfs, struct sched_entity *se);
-/* pick_next_entity(): pick_eevdf(), or on CFS profiles the leftmost or a buddy. */
-struct sched_entity *pick_next_entity(struct sim *sim, struct cfs_rq *cfs);
+/*
+ * pick_next_entity(): pick_eevdf(), or on CFS profiles the leftmost or a
+ * buddy. A delayed sleeper it would pick is dequeued for real and the
+ * pick retried (pick_task_fair(), v6.12); NULL when nothing runnable is left.
+ */
+struct sched_entity *pick_next_entity(struct sim *sim, struct rq *rq);
+/*
+ * DELAY_DEQUEUE (v6.12): a sleep dequeue of an entity with negative lag
+ * (not eligible) is delayed: it stays queued and counted, sched_delayed,
+ * out of util_est. Returns true if so; false: dequeue it as usual.
+ */
+bool dequeue_entity_delayed(struct sim *sim, struct rq *rq, struct sched_entity *se);
+/*
+ * ttwu_runnable() of a delayed sleeper (requeue_delayed_entity(), v6.12):
+ * it stays where it is; with DELAY_ZERO a positive lag rejoins at V with
+ * a fresh deadline, a negative one keeps vruntime and deadline.
+ */
+void requeue_delayed_entity(struct sim *sim, struct rq *rq, struct sched_entity *se);
 /* The tick's preemption test of curr (entity_tick()): EEVDF's deadline or CFS's slice. */
 void entity_tick(struct sim *sim, struct rq *rq);
 /* The profile's pick algorithm is CFS (--kernel v5.12, v6.4), not EEVDF. */
@@ -245,5 +285,11 @@ int find_idlest_cpu(struct sim *sim, struct sched_domain *sd, struct task_struct
 int newidle_balance(struct sim *sim, struct rq *rq);
 /* The tick's sched_balance_trigger(): periodic and nohz balancing. */
 void balance_tick(struct sim *sim, struct rq *rq);
+/*
+ * The same tick on an idle CPU that kept its tick: its own periodic balance
+ * as CPU_IDLE, at the idle intervals (no busy_factor), when due; idle CPUs
+ * never kick the nohz idle balancer (nohz_balancer_kick(), v6.12).
+ */
+void idle_balance_tick(struct sim *sim, struct rq *rq);
 
 #endif

@@ -73,6 +73,7 @@ struct sched_entity {
 	int rq_idx;		/* index in cfs_rq.queue, -1 if not queued there */
 	u64 enqueue_seq;	/* orders equal deadlines like the rbtree does */
 	bool rel_deadline;	/* deadline saved relative to vruntime (migration) */
+	bool sched_delayed;	/* DELAY_DEQUEUE: asleep, still queued (v6.12) */
 };
 
 /* An hrtimer (kern/timer.h): a callback at an absolute time on a CPU. */
@@ -200,9 +201,15 @@ struct cfs_rq {
 	struct sched_entity *next, *last;	/* buddies: the wakee that preempted, and its victim */
 };
 
-struct idle_history {
-	u64 dur_ns[8];		/* last idle durations, newest at [pos] */
-	int pos, nr;
+/* The menu cpuidle governor's state of one CPU (kern/menu.c). */
+#define MENU_INTERVALS 8
+#define MENU_BUCKETS 6
+struct menu_device {
+	unsigned int intervals[MENU_INTERVALS];	/* last idle periods measured, us */
+	int interval_ptr;
+	unsigned int correction_factor[MENU_BUCKETS];	/* measured / timer, x 1024 x 8 */
+	int bucket;			/* of the last selection */
+	u64 next_timer_ns;		/* to the next timer, at the last selection */
 };
 
 enum cpu_mode {
@@ -216,6 +223,7 @@ struct rq {
 	unsigned int nr_running;	/* fair tasks here, curr included */
 	struct cfs_rq cfs;
 	struct task_struct *curr;	/* NULL while the idle task runs */
+	struct task_struct *idle;	/* the idle task: current while curr is NULL */
 	bool need_resched;
 	int ttwu_pending;		/* wakes queued on the wake list, not yet enqueued */
 	struct task_struct *wake_list;	/* queued wakes, delivered by IPI */
@@ -231,8 +239,10 @@ struct rq {
 	u64 idle_end_time;		/* S2: when the CPU last left idle */
 	u64 wake_stamp;			/* SIS_PROP of v5.13+: jiffy of the last wake from idle */
 	u64 wake_avg_idle;		/* ns of idle it still expects, halved per jiffy since */
-	bool nohz_idle;			/* tick stopped, counted out of nr_busy_cpus */
-	struct idle_history idle_hist;
+	bool nohz_idle;			/* in nohz.idle_cpus_mask, out of nr_busy_cpus */
+	bool tick_stopped;		/* tick_nohz_tick_stopped(): no tick while idle */
+	bool idle_reflected;		/* this idle period's end already told the governor */
+	struct menu_device menu;
 
 	/* execution of curr */
 	u64 seg_start;			/* ns the current run segment started */

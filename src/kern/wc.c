@@ -20,7 +20,10 @@
 #include "kernel.h"
 #include "timer.h"
 
-/* CPUs that may run a task waiting on some runqueue (queued, not curr). */
+/*
+ * CPUs that may run a task waiting on some runqueue (queued, not curr; a
+ * delayed sleeper of DELAY_DEQUEUE is queued but not waiting).
+ */
 static void waiting_mask(struct sim *sim, struct cpumask *out)
 {
 	cpumask_clear(out);
@@ -28,7 +31,8 @@ static void waiting_mask(struct sim *sim, struct cpumask *out)
 		const struct cfs_rq *cfs = &sim->rq[c].cfs;
 
 		for (int i = 0; i < cfs->nr_queue; i++)
-			cpumask_or(out, out, &task_of(cfs->queue[i])->cpus_mask);
+			if (!cfs->queue[i]->sched_delayed)
+				cpumask_or(out, out, &task_of(cfs->queue[i])->cpus_mask);
 	}
 	cpumask_and(out, out, &sim->cfg.allowed);
 }
@@ -64,8 +68,8 @@ static void sample(struct sim *sim, struct sim_timer *t)
 	struct wc_checker *wc = t->data;
 
 	wc_sample(sim, wc);
-	/* Only the checker left: the run is over (or deadlocked). */
-	if (evq_size(&sim->evq))
+	/* Only the checker (and ticks) left: the run is over (or deadlocked). */
+	if (!sim_quiescent(sim))
 		timer_arm(sim, t, -1, sim->now + wc->period_ns);
 }
 

@@ -39,6 +39,7 @@ struct metrics {
 	uint64_t wake_cross_llc;	/* ...placed outside the waker's LLC */
 	uint64_t wake_prev_cpu;		/* ...placed on the wakee's previous CPU */
 	uint64_t wake_remote_queued;	/* ...through a wake list (TTWU_QUEUE) */
+	uint64_t wake_requeued;		/* ...still queued (DELAY_DEQUEUE): no CPU selected */
 	/*
 	 * select_idle_sibling()'s counters, named as in Mel Gorman's SIS
 	 * schedstat patch (B2 of docs/published-baselines.md publishes them).
@@ -57,7 +58,8 @@ struct metrics {
 	uint64_t forks;
 	uint64_t nr_switches;		/* context switches */
 	uint64_t ipis;
-	uint64_t idle_exits[WS_MAX_IDLE_STATES];
+	uint64_t idle_exits[WS_MAX_IDLE_STATES];	/* wake-ups and ticks out of each state */
+	uint64_t idle_ticks;		/* ticks taken by idle CPUs that kept theirs */
 	uint64_t newidle_pulls;
 	uint64_t lb_pulls;		/* tasks moved by periodic balance */
 	struct hist run_delay;		/* runnable (wake-up) to running */

@@ -564,10 +564,11 @@ json_object *cmp_json(const struct cmp_table *t)
 			for (int r = 0; r < c->n; r++)
 				json_object_array_add(vals, json_object_new_double(c->values[r]));
 			json_object_object_add(o, "values", vals);
+			/* Every metric, not only the diagnostics the text ranks:
+			 * scripts derive rates (bench/fidelity's B1 counters). */
 			for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++)
-				if (metric_defs[d].diagnostic)
-					json_object_object_add(dg, metric_defs[d].name,
-							       json_object_new_double(c->metric[d]));
+				json_object_object_add(dg, metric_defs[d].name,
+						       json_object_new_double(c->metric[d]));
 			json_object *ie = json_object_new_object();
 
 			for (int i = 0; i < t->nr_idle_states && i < WS_MAX_IDLE_STATES; i++)

@@ -6,10 +6,10 @@
 #include <string.h>
 
 enum {
-	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_MIGR, M_WAKE_LIST,
+	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_MIGR, M_WAKE_LIST, M_WAKE_REQUEUED,
 	M_SIS_SEARCH, M_SIS_CALLS, M_SIS_SCANNED, M_SIS_FAILED, M_SIS_SCAN_RATE, M_SIS_CPUS,
 	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
-	M_NEWIDLE, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_COLD, M_EXIT_WAIT,
+	M_IDLE_TICKS, M_NEWIDLE, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_COLD, M_EXIT_WAIT,
 	M_IPI_WAIT, M_WC_N, M_WC_PCT, M_SIM_S, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
 	M_HIT_SHORT_AFF, M_HIT_SHORT_SCAN, M_HIT_NO_SMT, M_NR
 };
@@ -22,6 +22,7 @@ const struct metric_def metric_defs[] = {
 	[M_WAKE_PREV] = { "wake_prev_cpu_pct", 2, true, false },
 	[M_WAKE_MIGR] = { "wake_migrated_pct", 2, true, false },
 	[M_WAKE_LIST] = { "wake_via_wakelist_pct", 2, false, false },
+	[M_WAKE_REQUEUED] = { "wake_requeued_pct", 2, true, false },
 	/* Mel Gorman's SIS schedstat names (docs/published-baselines.md, B2). */
 	[M_SIS_SEARCH] = { "sis_search", 0, true, false },
 	[M_SIS_CALLS] = { "sis_domain_search", 0, true, false },
@@ -37,6 +38,7 @@ const struct metric_def metric_defs[] = {
 	[M_SWITCHES] = { "context_switches", 0, true, false },
 	[M_IPIS] = { "ipis", 0, true, false },
 	[M_FORKS] = { "forks", 0, false, false },
+	[M_IDLE_TICKS] = { "idle_ticks", 0, true, false },
 	[M_NEWIDLE] = { "newidle_pulls", 0, false, false },
 	[M_LB] = { "balance_pulls", 0, false, false },
 	[M_UTIL] = { "cpu_util_pct", 2, true, false },
@@ -79,6 +81,7 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_WAKE_PREV] = pct(met->wake_prev_cpu, met->wakeups);
 	v[M_WAKE_MIGR] = met->wakeups ? 100 - v[M_WAKE_PREV] : 0;
 	v[M_WAKE_LIST] = pct(met->wake_remote_queued, met->wakeups);
+	v[M_WAKE_REQUEUED] = pct(met->wake_requeued, met->wakeups);
 	v[M_SIS_SEARCH] = (double)met->sis_search;
 	v[M_SIS_CALLS] = (double)met->sis_calls;
 	v[M_SIS_SCANNED] = (double)met->sis_scanned;
@@ -96,6 +99,7 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_SWITCHES] = (double)met->nr_switches;
 	v[M_IPIS] = (double)met->ipis;
 	v[M_FORKS] = (double)met->forks;
+	v[M_IDLE_TICKS] = (double)met->idle_ticks;
 	v[M_NEWIDLE] = (double)met->newidle_pulls;
 	v[M_LB] = (double)met->lb_pulls;
 	v[M_UTIL] = pct(met->busy_ns, met->elapsed_ns * (uint64_t)nr_cpus);

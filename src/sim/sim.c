@@ -40,7 +40,8 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		return -1;
 	}
 	sim->rq = calloc((size_t)sim->nr_cpus, sizeof(*sim->rq));
-	if (!sim->rq) {
+	sim->idle_tasks = calloc((size_t)sim->nr_cpus, sizeof(*sim->idle_tasks));
+	if (!sim->rq || !sim->idle_tasks) {
 		snprintf(err, errlen, "out of memory");
 		sim_free(sim);
 		return -1;
@@ -49,11 +50,19 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		struct rq *rq = &sim->rq[cpu];
 
 		rq->cpu = cpu;
+		rq->idle = &sim->idle_tasks[cpu];
+		/* Only what current is read for: wakee flips, load (0), its CPU. */
+		snprintf(rq->idle->comm, sizeof(rq->idle->comm), "swapper/%d", cpu);
+		rq->idle->cpu = rq->idle->wake_cpu = rq->idle->recent_used_cpu = cpu;
+		rq->idle->last_ran_cpu = cpu;
+		cacheline_init(&rq->idle->flips_line);
 		cfs_rq_init(&rq->cfs);
 		rq->mode = CPU_MODE_IDLE;
 		/* A booted machine has been idle a while: deepest state, tick off. */
 		rq->idle_state = m->nr_idle_states - 1;
 		rq->nohz_idle = true;
+		rq->tick_stopped = true;
+		menu_init(&rq->menu);
 		rq->speed = m->topo.cpu[cpu].speed * 100;
 		rq->cpu_capacity = m->topo.cpu[cpu].capacity;
 		rq->avg_idle = 2 * cfg->tunables.migration_cost_ns;
@@ -82,6 +91,13 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	return 0;
 }
 
+bool sim_quiescent(const struct sim *sim)
+{
+	int background = sim->nr_ticks_queued + (sim->wc && timer_armed(&sim->wc->timer));
+
+	return !sim->nr_running_total && evq_size(&sim->evq) <= background;
+}
+
 void sim_free(struct sim *sim)
 {
 	/* The queue points into tasks and runqueues: release it first. */
@@ -93,6 +109,7 @@ void sim_free(struct sim *sim)
 		for (int cpu = 0; cpu < sim->nr_cpus; cpu++)
 			cfs_rq_free(&sim->rq[cpu].cfs);
 	free(sim->rq);
+	free(sim->idle_tasks);
 	free_sched_domains(&sim->doms);
 	if (sim->wl && sim->wl->ops->free)
 		sim->wl->ops->free(sim->wl);
@@ -138,7 +155,7 @@ int sim_run(struct sim *sim, char *err, size_t errlen)
 static int sim_loop(struct sim *sim, char *err, size_t errlen)
 {
 	struct event *ev;
-	u64 same_time = 0;
+	u64 same_time = 0, active_ns = sim->now;
 #ifdef WS_DEBUG
 	u64 last_now = sim->now;
 #endif
@@ -159,6 +176,8 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen)
 			return -1;
 		}
 		sim->now = ev->time;
+		if (ev->type != EV_CPU_TICK)
+			active_ns = sim->now;
 		sim->met.events++;
 		if (sim->cfg.progress && !(sim->met.events % SIM_PROGRESS_EVENTS))
 			sim->cfg.progress(sim, sim->cfg.progress_arg);
@@ -173,6 +192,18 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen)
 			exec_handle_run(sim, ev->arg);
 			break;
 		case EV_CPU_TICK:
+			sim->nr_ticks_queued--;
+			/*
+			 * Nothing runnable and nothing but ticks left: idle CPUs
+			 * that keep their tick (a polling state) would tick on
+			 * forever with nothing to balance. The run is over
+			 * (finished, or every task waits on another).
+			 */
+			if (sim_quiescent(sim)) {
+				/* Over since the last event that was not a tick. */
+				sim->now = active_ns;
+				goto quiet;
+			}
 			exec_handle_tick(sim, ev->arg);
 			break;
 		case EV_CPU_IPI:
@@ -190,6 +221,7 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen)
 		last_now = sim->now;
 #endif
 	}
+quiet:
 	if (sim->wl->input_error[0]) {
 		snprintf(err, errlen, "%s", sim->wl->input_error);
 		return -2;

@@ -95,10 +95,13 @@ struct sim {
 	struct placement plc;		/* the select_task_rq() under way (kern/placement.h) */
 
 	struct task_struct **tasks;
+	struct task_struct *idle_tasks;	/* [nr_cpus]: swapper/N, rq->idle */
 	int nr_tasks, cap_tasks;
 	struct ftrace *trace;		/* ftrace text output (kern/trace.h), or NULL */
 	int nr_alive;
 	int nr_overloaded;		/* rqs with nr_running >= 2: rd->overloaded */
+	long nr_running_total;		/* sum of the rqs' nr_running */
+	int nr_ticks_queued;		/* CPUs with a tick in the event queue */
 	u64 nohz_next_balance;		/* nohz.next_balance */
 	u64 enqueue_seq;
 	int next_mm_id;
@@ -156,6 +159,11 @@ static inline u64 line_write(struct sim *sim, struct cacheline *l)
 int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
 	     char *err, size_t errlen);
 void sim_free(struct sim *sim);
+/*
+ * Nothing can happen any more: no task is runnable and the event queue
+ * holds only ticks and the work-conservation checker's sampling.
+ */
+bool sim_quiescent(const struct sim *sim);
 void sim_set_workload(struct sim *sim, struct workload *wl);
 /*
  * Run until the workload is done (or max_sim_ns). Returns 0, -1 with err

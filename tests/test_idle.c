@@ -1,0 +1,308 @@
+/*
+ * test_idle.c - the idle side, derived by hand from the kernel's rules:
+ * - the menu governor (drivers/cpuidle/governors/menu.c, v6.12 and v6.4):
+ *   state choice from the typical interval and the next timer, when the
+ *   tick may stop, what an idle period teaches it;
+ * - the tick in idle (kernel/sched/idle.c, kernel/time/tick-sched.c): a
+ *   CPU whose governor keeps the tick stays out of the nohz mask and in
+ *   nr_busy_cpus, wakes every tick and balances itself at the idle
+ *   interval (sched_tick() -> sched_balance_trigger(), fair.c v6.12);
+ * - current in an interrupt: the idle task when nothing runs.
+ *
+ * probe-2s's states: POLL 0/0 (polls), C1 2/4, C1E 10/20, C6 100/400 us
+ * (exit latency / target residency). two-llc has costs/default.json's:
+ * POLL, C1 1/1, C1E 4/4, C6 170/600 us. HZ 250: a tick is 4 ms.
+ */
+#include "testutil.h"
+#include "kern/lb.h"
+#include "kern/timer.h"
+
+#define NOW (100 * NSEC_PER_MSEC) /* on the tick grid: 25 ticks */
+
+static void set_intervals(struct rq *rq, unsigned int us)
+{
+	for (int i = 0; i < MENU_INTERVALS; i++)
+		rq->menu.intervals[i] = us;
+}
+
+static int select_on(struct sim *sim, int cpu, bool *stop)
+{
+	sim->this_cpu = cpu;
+	return menu_select(sim, &sim->rq[cpu], stop);
+}
+
+/*
+ * A CPU idle a while (8 periods of 45 ms) predicts 45 ms: the deepest
+ * state, C6, and the tick stops. Periods of 50 us: C1E (C6's 400 us do
+ * not fit), the tick kept (50 us < 4 ms). Periods of 10 us: C1, the only
+ * state whose exit (2 us) fits 10 us besides POLL, tick kept. With the
+ * tick already stopped, a short prediction gives way to the time to the
+ * next timer (none): C6. One long outlier among seven 50-us periods is
+ * dropped: C1E again.
+ */
+static void test_menu_choice(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/probe-2s.json");
+	struct sim *sim = tu_sim_kernel(m, "default", KV_MAINLINE);
+	struct rq *rq = &sim->rq[0];
+	bool stop;
+
+	sim->now = NOW;
+	rq->tick_stopped = false;
+	assert_int_equal(select_on(sim, 0, &stop), 3);
+	assert_true(stop);
+	set_intervals(rq, 50);
+	assert_int_equal(select_on(sim, 0, &stop), 2);
+	assert_false(stop);
+	set_intervals(rq, 10);
+	assert_int_equal(select_on(sim, 0, &stop), 1);
+	assert_false(stop);
+	set_intervals(rq, 50);
+	rq->tick_stopped = true;
+	assert_int_equal(select_on(sim, 0, &stop), 3);
+	assert_true(stop);
+	rq->tick_stopped = false;
+	rq->menu.intervals[3] = 45000;
+	assert_int_equal(select_on(sim, 0, &stop), 2);
+	assert_false(stop);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/*
+ * The 15-us threshold of v6.12: with 10-us periods and a timer 3 us away,
+ * mainline does not look at the timer (C1, as above); v6.4 does, and a
+ * timer before C1's 4-us residency leaves only state 0, POLL, which keeps
+ * the tick.
+ */
+static void test_menu_timer_query_by_version(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/probe-2s.json");
+	const int kv[2] = { KV_MAINLINE, KV_6_4 }, want[2] = { 1, 0 };
+
+	for (int k = 0; k < 2; k++) {
+		struct sim *sim = tu_sim_kernel(m, "default", kv[k]);
+		struct sim_timer t;
+		bool stop;
+
+		sim->now = NOW;
+		sim->rq[0].tick_stopped = false;
+		set_intervals(&sim->rq[0], 10);
+		timer_init(&t, NULL, NULL);
+		timer_arm(sim, &t, 0, NOW + 3000);
+		assert_int_equal(select_on(sim, 0, &stop), want[k]);
+		assert_false(stop);
+		timer_cancel(sim, &t);
+		tu_sim_free(sim);
+	}
+	tu_machine_free(m);
+}
+
+/*
+ * What an idle period teaches (menu_update()): 100 us in C1E (exit 10 us)
+ * counts 90 us; 15 us, under twice the exit, counts half: 7 us; a tick
+ * wake-up while no timer was due within the tick counts 45 ms. With no
+ * hrtimer the next timer is taken 50 ms away: 90 us of it moves the
+ * bucket's correction factor 1/8 of the way to 90/50000 of unity:
+ * 8192 - 1024 + floor(1024 x 90 / 50000) = 7169.
+ */
+static void test_menu_update(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/probe-2s.json");
+	struct sim *sim = tu_sim_kernel(m, "default", KV_MAINLINE);
+	struct rq *rq = &sim->rq[0];
+	bool stop;
+
+	sim->now = NOW;
+	rq->tick_stopped = false;
+	set_intervals(rq, 50);
+	rq->idle_state = select_on(sim, 0, &stop);
+	assert_int_equal(rq->idle_state, 2);
+	int b = rq->menu.bucket, p = rq->menu.interval_ptr;
+
+	menu_reflect(sim, rq, 100000, false);
+	assert_int_equal(rq->menu.intervals[p], 90);
+	assert_int_equal(rq->menu.correction_factor[b], 7169);
+	menu_reflect(sim, rq, 15000, false);
+	assert_int_equal(rq->menu.intervals[(p + 1) % MENU_INTERVALS], 7);
+	menu_reflect(sim, rq, 4000000, true);
+	assert_int_equal(rq->menu.intervals[(p + 2) % MENU_INTERVALS], 45000);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/*
+ * idle_enter() on two-llc: short periods keep the tick (armed for the
+ * next jiffy, 104 ms) and leave the CPU out of nohz and in its LLC's
+ * nr_busy_cpus; long ones stop it: no tick, nohz, nr_busy_cpus - 1.
+ */
+static void test_tick_kept_or_stopped(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/two-llc.json");
+	struct sim *sim = tu_sim_kernel(m, "default", KV_MAINLINE);
+	struct sched_domain_shared *sds = sim->doms.cpu[1].sd_llc_shared;
+
+	sim->now = NOW;
+	for (int c = 0; c < 2; c++) {
+		struct rq *rq = &sim->rq[c];
+
+		/* Both running: in nr_busy_cpus, the tick on. */
+		rq->mode = CPU_MODE_RUNNING;
+		rq->nohz_idle = rq->tick_stopped = false;
+	}
+	sds->nr_busy_cpus = 2;
+	set_intervals(&sim->rq[1], 50);
+	sim->this_cpu = 1;
+	idle_enter(sim, &sim->rq[1]);
+	assert_int_equal(sim->rq[1].idle_state, 2);
+	assert_true(event_queued(&sim->rq[1].ev_tick));
+	assert_int_equal(sim->rq[1].ev_tick.time, NOW + 4 * NSEC_PER_MSEC);
+	assert_false(sim->rq[1].nohz_idle);
+	assert_int_equal(sds->nr_busy_cpus, 2);
+	set_intervals(&sim->rq[0], 45000);
+	sim->this_cpu = 0;
+	idle_enter(sim, &sim->rq[0]);
+	assert_int_equal(sim->rq[0].idle_state, 3);
+	assert_false(event_queued(&sim->rq[0].ev_tick));
+	assert_true(sim->rq[0].tick_stopped);
+	assert_true(sim->rq[0].nohz_idle);
+	assert_int_equal(sds->nr_busy_cpus, 1);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/*
+ * The tick on idle CPU 1 of two-llc while CPU 0 runs a and has b queued
+ * (b last ran 10 ms ago: cold), both CPUs' signals at their steady state:
+ * the tick wakes CPU 1 (an exit from C1E, one idle tick), its periodic
+ * balance as CPU_IDLE pulls b, and the CPU leaves idle once out of C1E
+ * (4 us). With nothing to pull the CPU stays idle, chooses again (the
+ * tick taught menu a 45-ms period, an outlier: C1E) and keeps its tick.
+ */
+static void test_idle_tick_balances(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/two-llc.json");
+
+	for (int pull = 1; pull >= 0; pull--) {
+		struct sim *sim = tu_sim_kernel(m, "default", KV_MAINLINE);
+		struct rq *rq1 = &sim->rq[1];
+		struct task_struct *a = tu_busy(sim, 0), *b = NULL;
+
+		sim->now = NOW;
+		if (pull) {
+			b = tu_task(sim, 0);
+			b->__state = TASK_RUNNING;
+			sim->this_cpu = 0;
+			activate_task(sim, &sim->rq[0], b, ENQUEUE_WAKEUP);
+			b->se.exec_start = NOW - 10 * NSEC_PER_MSEC;
+		}
+		(void)a;
+		sim->rq[0].cfs.avg = (struct sched_avg){ .util_avg = 1024,
+							 .runnable_avg = 1024 * sim->rq[0].nr_running,
+							 .load_avg = 1024 * sim->rq[0].nr_running };
+		rq1->mode = CPU_MODE_RUNNING;
+		rq1->nohz_idle = rq1->tick_stopped = false;
+		rq1->next_balance = 0;
+		set_intervals(rq1, 50);
+		sim->this_cpu = 1;
+		idle_enter(sim, rq1);
+		assert_int_equal(rq1->idle_state, 2);
+		exec_handle_tick(sim, 1);
+		assert_int_equal(sim->met.idle_ticks, 1);
+		assert_int_equal(sim->met.idle_exits[2], 1);
+		if (pull) {
+			assert_int_equal(task_cpu(b), 1);
+			assert_int_equal(rq1->nr_running, 1);
+			assert_int_equal(rq1->mode, CPU_MODE_EXITING);
+			assert_true(event_queued(&rq1->ev_run));
+			assert_int_equal(rq1->ev_run.time, NOW + 4000);
+		} else {
+			assert_int_equal(rq1->mode, CPU_MODE_IDLE);
+			assert_int_equal(rq1->idle_state, 2);
+			assert_int_equal(rq1->ev_tick.time, NOW + 4 * NSEC_PER_MSEC);
+			/*
+			 * The idle interval of MC (2 CPUs: 2 ms, one jiffy as
+			 * msecs_to_jiffies() rounds it: 4 ms), not x16.
+			 */
+			assert_int_equal(rq1->next_balance, NOW + 4 * NSEC_PER_MSEC);
+		}
+		tu_sim_free(sim);
+	}
+	tu_machine_free(m);
+}
+
+/*
+ * A CPU that goes idle after running balances at the idle pace:
+ * sched_balance_newidle() (fair.c, v6.12) moves rq->next_balance forward
+ * to the lowest domain's last balance plus its idle interval, even when
+ * the root domain is not overloaded and nothing is tried. On two-llc,
+ * CPU 1's MC (2 CPUs: 2 ms, one 4-ms jiffy) last balanced 1 ms ago while
+ * the busy pace had set next_balance 60 ms ahead: NOW + 3 ms. A sooner
+ * next_balance (NOW + 1 ms) is kept.
+ */
+static void test_newidle_moves_next_balance(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/two-llc.json");
+	struct sim *sim = tu_sim_kernel(m, "default", KV_MAINLINE);
+	struct rq *rq1 = &sim->rq[1];
+	struct sched_domain *mc = sim->doms.cpu[1].sd;
+
+	sim->now = NOW;
+	sim->this_cpu = 1;
+	assert_int_equal(mc->span_weight, 2);
+	mc->last_balance = NOW - NSEC_PER_MSEC;
+	rq1->next_balance = NOW + 60 * NSEC_PER_MSEC;
+	assert_int_equal(newidle_balance(sim, rq1), 0);
+	assert_int_equal(rq1->next_balance, NOW + 3 * NSEC_PER_MSEC);
+	rq1->next_balance = NOW + NSEC_PER_MSEC;
+	assert_int_equal(newidle_balance(sim, rq1), 0);
+	assert_int_equal(rq1->next_balance, NOW + NSEC_PER_MSEC);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/*
+ * current while a CPU runs nothing is its idle task: a wake-up done from
+ * an idle CPU (a timer's callback) charges record_wakee() to swapper/N.
+ */
+static void test_idle_task_is_current(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/two-llc.json");
+	struct sim *sim = tu_sim_kernel(m, "default", KV_MAINLINE);
+	struct task_struct *p = tu_task(sim, 2);
+
+	sim->this_cpu = 2;
+	assert_ptr_equal(current_task(sim), sim->rq[2].idle);
+	assert_string_equal(sim->rq[2].idle->comm, "swapper/2");
+	sim->plc = (struct placement){ .prev = 2, .target = 2, .dest = -1 };
+	select_task_rq_fair(sim, p, 2, WF_TTWU);
+	assert_ptr_equal(sim->rq[2].idle->last_wakee, p);
+	assert_int_equal(sim->rq[2].idle->wakee_flips, 1);
+	assert_int_equal(sim->plc.affine, PA_WAKER_IS_PREV);
+	sim->this_cpu = -1;
+	assert_null(current_task(sim));
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_menu_choice),
+		cmocka_unit_test(test_menu_timer_query_by_version),
+		cmocka_unit_test(test_menu_update),
+		cmocka_unit_test(test_tick_kept_or_stopped),
+		cmocka_unit_test(test_idle_tick_balances),
+		cmocka_unit_test(test_newidle_moves_next_balance),
+		cmocka_unit_test(test_idle_task_is_current),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
