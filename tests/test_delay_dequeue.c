@@ -83,7 +83,8 @@ static void test_sleeper_with_negative_lag_stays(void **state)
 
 	/*
 	 * Its wake-up (from CPU 1) requeues it where it is: no placement, no
-	 * move, the negative lag kept (vruntime unchanged), counted once.
+	 * move, the negative lag kept (vruntime unchanged), counted once, as
+	 * a wake-up onto its previous CPU.
 	 */
 	u64 v = a->se.vruntime;
 
@@ -95,6 +96,11 @@ static void test_sleeper_with_negative_lag_stays(void **state)
 	assert_int_equal(a->se.vruntime, v);
 	assert_int_equal(sim->met.wakeups, 1);
 	assert_int_equal(sim->met.wake_requeued, 1);
+	/* On its previous CPU, not the waker's, busy, in the waker's LLC (the only one). */
+	assert_int_equal(sim->met.wake_prev_cpu, 1);
+	assert_int_equal(sim->met.wake_waker_cpu, 0);
+	assert_int_equal(sim->met.wake_idle, 0);
+	assert_int_equal(sim->met.wake_cross_llc, 0);
 	uint64_t placed = 0;
 
 	for (int r = 0; r < PR_NR; r++)
@@ -121,6 +127,16 @@ static void test_eligible_sleeper_leaves(void **state)
 	tu_sim_free(sim);
 }
 
+/* a sleeps, delayed, and is switched out; b's vruntime then moves 4000 above a's. */
+static void sleep_behind(struct sim *sim, struct rq *rq, struct task_struct *a, struct task_struct *b)
+{
+	a->__state = TASK_INTERRUPTIBLE;
+	deactivate_task(sim, rq, a, DEQUEUE_SLEEP);
+	put_prev_entity(sim, rq, &a->se);
+	rq->curr = NULL;
+	set_vruntime(sim, rq, &b->se, a->se.vruntime + 4000);
+}
+
 /*
  * a delayed, then b's vruntime moves 4000 above a's: V is a's + 2000, a
  * is eligible with the earlier deadline, so the pick would choose it: it
@@ -134,11 +150,7 @@ static void test_purged_when_picked(void **state)
 	struct sim *sim = scene(KV_MAINLINE, &a, &b);
 	struct rq *rq = &sim->rq[0];
 
-	a->__state = TASK_INTERRUPTIBLE;
-	deactivate_task(sim, rq, a, DEQUEUE_SLEEP);
-	put_prev_entity(sim, rq, &a->se);
-	rq->curr = NULL;
-	set_vruntime(sim, rq, &b->se, a->se.vruntime + 4000);
+	sleep_behind(sim, rq, a, b);
 	b->se.deadline = a->se.deadline + 1;
 	assert_true(entity_eligible(&rq->cfs, &a->se));
 	assert_ptr_equal(pick_next_entity(sim, rq), &b->se);
@@ -163,11 +175,7 @@ static void test_requeue_with_positive_lag(void **state)
 	struct sim *sim = scene(KV_MAINLINE, &a, &b);
 	struct rq *rq = &sim->rq[0];
 
-	a->__state = TASK_INTERRUPTIBLE;
-	deactivate_task(sim, rq, a, DEQUEUE_SLEEP);
-	put_prev_entity(sim, rq, &a->se);
-	rq->curr = NULL;
-	set_vruntime(sim, rq, &b->se, a->se.vruntime + 4000);
+	sleep_behind(sim, rq, a, b);
 	sim->this_cpu = 1;
 	assert_int_equal(try_to_wake_up(sim, a, 0), 1);
 	assert_int_equal(a->se.vruntime, b->se.vruntime);

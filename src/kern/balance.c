@@ -620,17 +620,18 @@ static void rebalance_domains(struct sim *sim, struct rq *rq, enum cpu_idle_type
 	sim->this_cpu = prev_this;
 }
 
-/*
- * The tick's sched_balance_trigger(): the CPU's own periodic balance, then
- * nohz_balancer_kick(): if this CPU has two tasks or its LLC more than one
- * busy CPU, balance on behalf of the idle CPUs that are due.
- */
+/* sched_balance_trigger() on an idle CPU that kept its tick: CPU_IDLE intervals. */
 void idle_balance_tick(struct sim *sim, struct rq *rq)
 {
 	if (sim->now >= rq->next_balance)
 		rebalance_domains(sim, rq, CPU_IDLE);
 }
 
+/*
+ * The tick's sched_balance_trigger(): the CPU's own periodic balance, then
+ * nohz_balancer_kick(): if this CPU has two tasks or its LLC more than one
+ * busy CPU, balance on behalf of the idle CPUs that are due.
+ */
 void balance_tick(struct sim *sim, struct rq *rq)
 {
 	if (sim->now >= rq->next_balance)

@@ -413,6 +413,23 @@ static void ttwu_stat(struct sim *sim, int this_cpu, int cpu)
 	rq->ttwu_count++;
 }
 
+/*
+ * The wake-up metrics of where p goes: cpu, from the waker's CPU this_cpu
+ * (-1: no CPU, a timer) and p's prev. A requeued delayed sleeper counts
+ * too, on its own CPU (cpu == prev).
+ */
+static void count_wake_target(struct sim *sim, int this_cpu, int prev, int cpu)
+{
+	if (rq_is_idle(cpu_rq(sim, cpu)))
+		sim->met.wake_idle++;
+	if (cpu == this_cpu)
+		sim->met.wake_waker_cpu++;
+	if (this_cpu >= 0 && !doms_share_cache(&sim->doms, this_cpu, cpu))
+		sim->met.wake_cross_llc++;
+	if (cpu == prev)
+		sim->met.wake_prev_cpu++;
+}
+
 int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 {
 	const struct costs *k = &sim->m->costs;
@@ -440,8 +457,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 			requeue_delayed_entity(sim, rq, &p->se);
 			sim->met.wakeups++;
 			sim->met.wake_requeued++;
-			sim->met.wake_prev_cpu++;
-			sim->met.wake_waker_cpu += task_cpu(p) == this_cpu;
+			count_wake_target(sim, this_cpu, rq->cpu, rq->cpu);
 			p->runnable_since = sim->now;
 			if (!p->on_cpu)
 				wakeup_preempt(sim, rq, p, wake_flags);
@@ -464,14 +480,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	 */
 	trace_sched_waking(sim, p);
 
-	if (rq_is_idle(cpu_rq(sim, cpu)))
-		sim->met.wake_idle++;
-	if (cpu == this_cpu)
-		sim->met.wake_waker_cpu++;
-	if (this_cpu >= 0 && !doms_share_cache(&sim->doms, this_cpu, cpu))
-		sim->met.wake_cross_llc++;
-	if (cpu == prev)
-		sim->met.wake_prev_cpu++;
+	count_wake_target(sim, this_cpu, prev, cpu);
 	if (cpu != task_cpu(p)) {
 		wake_flags |= WF_MIGRATED;
 		set_task_cpu(sim, p, cpu);

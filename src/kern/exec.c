@@ -169,7 +169,6 @@ void tick_arm(struct sim *sim, struct rq *rq)
 	u64 t = sim->tun->tick_ns;
 
 	sim->nr_ticks_queued++;
-
 	evq_schedule(&sim->evq, &rq->ev_tick, (sim->now / t + 1) * t);
 }
 
