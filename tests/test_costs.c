@@ -371,11 +371,76 @@ static void test_calibrate(void **state)
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
 }
 
+/*
+ * The runqueue lock (kern/rqlock.c): a context that arrives inside another
+ * CPU's critical section spins to its end, then takes the lock's line
+ * from the last holder; the spin is its CPU time. By hand on probe-2s:
+ *   CPU 0 locks rq 0 at 1000: line from memory, 60; holds 600 after:
+ *     section [1060, 1660).
+ *   CPU 2 (same cluster) at 1100: spins 1660 - 1100 = 560, then the line
+ *     from CPU 0, 20: charged 580; section from 1680, held 250: to 1930.
+ *   CPU 0 at 1700: spins 230, line from CPU 2, 20: charged 250.
+ *   CPU 16 (other socket) at 3000, after the section: the line, 60.
+ */
+static void test_rq_lock_queue(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine(PROBE);
+	struct sim *sim = tu_sim(m, "default");
+	struct rq *rq0 = &sim->rq[0];
+
+	sim->now = 1000;
+	sim->this_cpu = 0;
+	sim->kcost_ns = 0;
+	rq_lock(sim, rq0);
+	assert_int_equal(sim->kcost_ns, 60);
+	rq_unlock(sim, rq0, 600);
+	assert_int_equal(rq0->lock_until, 1660);
+
+	sim->now = 1100;
+	sim->this_cpu = 2;
+	sim->kcost_ns = 0;
+	rq_lock(sim, rq0);
+	assert_int_equal(sim->kcost_ns, 580);
+	assert_int_equal(sim->met.rq_lock_wait_ns, 560);
+	rq_unlock(sim, rq0, 250);
+	assert_int_equal(rq0->lock_until, 1930);
+
+	sim->now = 1700;
+	sim->this_cpu = 0;
+	sim->kcost_ns = 0;
+	rq_lock(sim, rq0);
+	assert_int_equal(sim->kcost_ns, 250);
+	rq_unlock(sim, rq0, 0);
+
+	sim->now = 3000;
+	sim->this_cpu = 16;
+	sim->kcost_ns = 0;
+	rq_lock(sim, rq0);
+	assert_int_equal(sim->kcost_ns, 60);
+	assert_int_equal(sim->met.rq_lock_contended, 2);
+	assert_int_equal(sim->met.rq_lock_wait_ns, 560 + 230);
+
+	/* Only the holder ends a section; the workload's clock takes none. */
+	rq_unlock(sim, rq0, 100);
+	sim->this_cpu = 1;
+	rq_unlock(sim, rq0, 5000);
+	assert_int_equal(rq0->lock_until, 3000 + 60 + 100);
+	sim->this_cpu = -1;
+	sim->kcost_ns = 0;
+	rq_lock(sim, rq0);
+	assert_int_equal(sim->kcost_ns, 0);
+	assert_int_equal(rq0->lock_owner, 16);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_coherence_distances),
 		cmocka_unit_test(test_coherence_contention),
+		cmocka_unit_test(test_rq_lock_queue),
 		cmocka_unit_test(test_polling_idle_needs_no_ipi),
 		cmocka_unit_test(test_smt_sharing),
 		cmocka_unit_test(test_cold_cache_decay),

@@ -391,6 +391,9 @@ static int move_tasks(struct sim *sim, struct lb_env *env, int src_cpu)
 
 	if (src->nr_running <= 1 || env->imbalance <= 0)
 		return 0;
+	/* detach_tasks() runs under the busiest rq's lock, attach_tasks()
+	 * under the puller's (sched_balance_rq(), v6.12). */
+	rq_lock(sim, src);
 	while (loop++ < loop_max) {
 		struct sched_entity *best = NULL;
 
@@ -435,6 +438,11 @@ static int move_tasks(struct sim *sim, struct lb_env *env, int src_cpu)
 		/* With CONFIG_PREEMPTION a new-idle pull stops at one task. */
 		if (env->idle == CPU_NEWLY_IDLE || env->imbalance <= 0)
 			break;
+	}
+	rq_unlock(sim, src, 0);
+	if (moved) {
+		rq_lock(sim, dst);
+		rq_unlock(sim, dst, 0);
 	}
 	return moved;
 }

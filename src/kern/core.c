@@ -308,7 +308,9 @@ static void ttwu_queue_wakelist(struct sim *sim, struct task_struct *p, int cpu)
 void sched_ttwu_pending(struct sim *sim, struct rq *rq)
 {
 	struct task_struct *p = rq->wake_list;
+	u64 hold = 0;
 
+	rq_lock(sim, rq);
 	rq->wake_list = NULL;
 	while (p) {
 		struct task_struct *next = p->wake_entry;
@@ -316,10 +318,13 @@ void sched_ttwu_pending(struct sim *sim, struct rq *rq)
 		p->wake_entry = NULL;
 		rq->ttwu_pending--;
 		ttwu_do_activate(sim, rq, p, p->wake_flags);
+		hold += sim->m->costs.ttwu_ns;
 		p = next;
 	}
 	rq->ttwu_pending = 0;
 	rq_line_write(sim, rq);
+	/* Each ttwu_do_activate() under the lock costs as a local wake-up's. */
+	rq_unlock(sim, rq, hold);
 }
 
 /* EV_WAKE_ENQUEUE: the waker's CPU finished selecting and now enqueues. */
@@ -452,8 +457,9 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 		if (p->se.sched_delayed) {
 			struct rq *rq = cpu_rq(sim, task_cpu(p));
 
-			if (this_cpu >= 0 && this_cpu != rq->cpu)
-				line_write(sim, &rq->line);
+			/* __task_rq_lock(): the requeue is done under p's rq lock. */
+			rq_lock(sim, rq);
+			rq_unlock(sim, rq, k->ttwu_ns);
 			requeue_delayed_entity(sim, rq, &p->se);
 			sim->met.wakeups++;
 			sim->met.wake_requeued++;
@@ -499,7 +505,9 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	/* Remote: the wake-list entry or the locked enqueue happens once the
 	 * selection work is done; price the remote rq line now. */
 	if (!p->wake_via_list) {
-		line_write(sim, &sim->rq[cpu].line);
+		/* ttwu_queue(): the enqueue is done under the target's lock. */
+		rq_lock(sim, &sim->rq[cpu]);
+		rq_unlock(sim, &sim->rq[cpu], k->ttwu_ns);
 	} else {
 		charge(sim, k->ipi_send_ns);
 		sim->met.ipi_send_ns += k->ipi_send_ns;

@@ -184,6 +184,8 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 	int cpu = rq->cpu;
 
 	cpu_sync(sim, rq);
+	/* __schedule() holds the rq lock from here to finish_task_switch(). */
+	rq_lock(sim, rq);
 	rq->need_resched = false;
 	rq->sched_count++;
 	if (prev) {
@@ -193,9 +195,17 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		rq->curr = NULL;
 	}
 	se = rq->nr_running ? pick_next_entity(sim, rq) : NULL;
-	if (!se && newidle_balance(sim, rq))
-		se = pick_next_entity(sim, rq);
 	if (!se) {
+		/* sched_balance_newidle() drops the lock while it balances. */
+		rq_unlock(sim, rq, 0);
+		bool pulled = newidle_balance(sim, rq);
+
+		rq_lock(sim, rq);
+		if (pulled)
+			se = pick_next_entity(sim, rq);
+	}
+	if (!se) {
+		rq_unlock(sim, rq, 0);
 		/*
 		 * TIF_NEED_RESCHED belongs to the task switched out: the idle
 		 * task starts without it. (A new-idle pull of a delayed sleeper,
@@ -213,6 +223,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		return;
 	}
 	next = task_of(se);
+	rq_unlock(sim, rq, next != prev ? sim->m->costs.context_switch_ns : 0);
 	/* A preempted prev waits on the rq from now (sched_info_enqueue()). */
 	if (prev && prev != next && prev->se.on_rq && !prev->se.sched_delayed)
 		prev->runnable_since = sim->now;

@@ -150,6 +150,21 @@ void cfs_rq_free(struct cfs_rq *cfs);
 void enqueue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
 /* A task left rq's count (deactivate_task() or a delayed sleeper's final dequeue). */
 void rq_dequeued(struct sim *sim, struct rq *rq);
+
+/*
+ * raw_spin_rq_lock(): the running context (sim->this_cpu) takes rq's lock,
+ * spinning first (charged as its CPU time, ns, and counted in
+ * met.rq_lock_wait_ns) while another CPU's critical section is open at its
+ * local time; then writes the lock's line. No-op without a CPU. See
+ * kern/rqlock.c for which paths take it (core.c, v6.4/v6.12).
+ */
+void rq_lock(struct sim *sim, struct rq *rq);
+/*
+ * raw_spin_rq_unlock(): the critical section ends hold_ns (work done
+ * under the lock but charged elsewhere, ns) after the context's current
+ * time. Only the holder's unlock counts.
+ */
+void rq_unlock(struct sim *sim, struct rq *rq, u64 hold_ns);
 /* dequeue_entity(): save lag (update_entity_lag()), unqueue, util_est_update() on sleep. */
 void dequeue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
 /* update_curr(): account curr's runtime; true if its deadline passed. */

@@ -266,6 +266,9 @@ struct rq {
 	unsigned int sis_search, sis_domain_search, sis_scanned, sis_failed;
 
 	struct cacheline line;		/* curr, nr_running, ttwu_pending: read by idle checks */
+	/* rq->__lock (kern/rqlock.c): its last holder and critical section, ns */
+	int lock_owner;
+	u64 lock_from, lock_until;
 
 	struct sim_timer *timers;	/* armed hrtimers of this CPU, by expiry */
 	struct sim_timer *expired;	/* fired while idle, run after the exit */

@@ -73,6 +73,8 @@ struct metrics {
 	uint64_t cold_ns;		/* cache refill owed after migrations */
 	uint64_t idle_exit_ns;		/* idle-state exit latency paid before running */
 	uint64_t ipi_wait_ns;		/* IPI (or poll) latency before a woken CPU acts */
+	uint64_t rq_lock_wait_ns;	/* CPU time spinning on runqueue locks */
+	uint64_t rq_lock_contended;	/* rq_lock() calls that had to spin */
 	/* Work-conservation checker (kern/wc.c). */
 	uint64_t wc_intervals;		/* idle-while-waiting intervals >= threshold */
 	uint64_t wc_wasted_ns;		/* their total length */

@@ -1,0 +1,51 @@
+/*
+ * rqlock.c - the runqueue lock as a contended resource.
+ *
+ * raw_spin_rq_lock() (kernel/sched/core.c, v6.4 and v6.12) takes
+ * rq->__lock, the first field of struct rq, on the same cache line as
+ * nr_running: taking it is a write of rq->line (coherence.h). Who takes a
+ * CPU's lock, in the paths the model has:
+ *   - its own CPU in __schedule(), from the pick to finish_task_switch();
+ *   - its own CPU in sched_ttwu_pending(), for the wake-list's enqueues;
+ *   - a remote waker in ttwu_queue() when the wake-list is not used
+ *     (ttwu_queue_cond() false: TTWU_QUEUE off, or a busy CPU of the same
+ *     LLC), for ttwu_do_activate();
+ *   - a balancer pulling from it (detach_tasks() under the busiest rq's
+ *     lock, attach_tasks() under the puller's own).
+ * A context that arrives while another CPU's critical section is open
+ * spins until it closes; the queued spinlock serves waiters in arrival
+ * order, so the next section starts where the last one ends. The spin is
+ * the waiter's CPU time. The model's clock runs each CPU ahead by the
+ * kernel work charged so far (sim->kcost_ns), so "now" for a lock is
+ * sim->now + sim->kcost_ns, as for a cache line.
+ */
+#include "kernel.h"
+
+void rq_lock(struct sim *sim, struct rq *rq)
+{
+	int cpu = sim->this_cpu;
+
+	if (cpu < 0)
+		return; /* the workload's clock: no CPU takes the lock */
+	u64 t = sim->now + sim->kcost_ns;
+
+	if (rq->lock_owner >= 0 && rq->lock_owner != cpu && t >= rq->lock_from &&
+	    t < rq->lock_until) {
+		u64 wait = rq->lock_until - t;
+
+		charge(sim, wait);
+		sim->met.rq_lock_wait_ns += wait;
+		sim->met.rq_lock_contended++;
+	}
+	line_write(sim, &rq->line);
+	rq->lock_owner = cpu;
+	rq->lock_from = sim->now + sim->kcost_ns;
+	rq->lock_until = rq->lock_from;
+}
+
+void rq_unlock(struct sim *sim, struct rq *rq, u64 hold_ns)
+{
+	if (sim->this_cpu < 0 || rq->lock_owner != sim->this_cpu)
+		return;
+	rq->lock_until = sim->now + sim->kcost_ns + hold_ns;
+}
