@@ -435,12 +435,64 @@ static void test_rq_lock_queue(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * idle_cpu()'s reads (kern/idle.c, from struct rq's layout in v6.12's
+ * sched.h): rq->curr's line, then nr_running's, then ttwu_pending's,
+ * stopping at the first that says busy; a CPU a scan finds not idle also
+ * costs sched_idle_cpu()'s reads, nr_running and the cfs_rq's counts.
+ * On probe-2s, every line last written by its own CPU, read from CPU 0
+ * by __select_idle_cpu() (its loop step is 10 ns):
+ *   CPU 2 busy (same cluster, 20 a line): 10 + curr 20 + nr_running 20
+ *     + cfs 20 = 70, not idle.
+ *   CPU 4 idle (same LLC, 30): 10 + curr, nr_running, ttwu_pending
+ *     3 x 30 = 100, idle.
+ *   CPU 8 idle with a wake-up pending (other LLC, 40): 10 + 3 x 40, then
+ *     nr_running again (CPU 0 holds it now: 1) + cfs 40 = 171, not idle.
+ */
+static void test_idle_cpu_lines(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine(PROBE);
+	struct sim *sim = tu_sim(m, "default");
+	const int cpus[] = { 2, 4, 8 };
+
+	tu_busy(sim, 2);
+	sim->rq[8].ttwu_pending = 1;
+	for (int i = 0; i < 3; i++) {
+		struct rq *rq = &sim->rq[cpus[i]];
+
+		cacheline_write(m, &rq->line, cpus[i], 0);
+		cacheline_write(m, &rq->pend_line, cpus[i], 0);
+		cacheline_write(m, &rq->curr_line, cpus[i], 0);
+		cacheline_write(m, &rq->cfs_line, cpus[i], 0);
+	}
+	sim->now = 10000;
+	sim->this_cpu = 0;
+	sim->kcost_ns = 0;
+	assert_int_equal(__select_idle_cpu(sim, 2), -1);
+	assert_int_equal(sim->kcost_ns, 70);
+	sim->kcost_ns = 0;
+	assert_int_equal(__select_idle_cpu(sim, 4), 4);
+	assert_int_equal(sim->kcost_ns, 100);
+	sim->kcost_ns = 0;
+	assert_int_equal(__select_idle_cpu(sim, 8), -1);
+	assert_int_equal(sim->kcost_ns, 171);
+	/* Read again with nothing written since: hits, 1 ns a line. */
+	sim->kcost_ns = 0;
+	assert_int_equal(__select_idle_cpu(sim, 2), -1);
+	assert_int_equal(sim->kcost_ns, 10 + 3);
+	sim->this_cpu = -1;
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_coherence_distances),
 		cmocka_unit_test(test_coherence_contention),
 		cmocka_unit_test(test_rq_lock_queue),
+		cmocka_unit_test(test_idle_cpu_lines),
 		cmocka_unit_test(test_polling_idle_needs_no_ipi),
 		cmocka_unit_test(test_smt_sharing),
 		cmocka_unit_test(test_cold_cache_decay),

@@ -24,9 +24,10 @@ static int s1_select_idle_sibling(struct task_struct *p, int prev, int target)
 
 	if (sched_asym_cpucap_active())
 		return select_idle_sibling(p, prev, target);
-	if (available_idle_cpu(target))
+	if (available_idle_cpu(target) || sched_idle_cpu(target))
 		return target;
-	if (prev != target && cpus_share_cache(prev, target) && available_idle_cpu(prev)) {
+	if (prev != target && cpus_share_cache(prev, target) &&
+	    (available_idle_cpu(prev) || sched_idle_cpu(prev))) {
 		if (!clusters || cpus_share_resources(prev, target))
 			return prev;
 		prev_aff = prev;
@@ -34,7 +35,8 @@ static int s1_select_idle_sibling(struct task_struct *p, int prev, int target)
 	recent_used_cpu = task_recent_used_cpu(p);
 	task_set_recent_used_cpu(p, prev);
 	if (recent_used_cpu != prev && recent_used_cpu != target &&
-	    cpus_share_cache(recent_used_cpu, target) && available_idle_cpu(recent_used_cpu) &&
+	    cpus_share_cache(recent_used_cpu, target) &&
+	    (available_idle_cpu(recent_used_cpu) || sched_idle_cpu(recent_used_cpu)) &&
 	    cpumask_test_cpu(recent_used_cpu, task_cpus_ptr(p))) {
 		if (!clusters || cpus_share_resources(recent_used_cpu, target))
 			return recent_used_cpu;

@@ -101,7 +101,7 @@ static inline bool idle_cpu(int cpu) { return wsk_idle_cpu(cpu); }
 static inline bool rq_idle(int cpu) { return wsk_rq_idle(cpu); }
 /* available_idle_cpu(): idle_cpu() and not a preempted vCPU. */
 static inline bool available_idle_cpu(int cpu) { return wsk_available_idle_cpu(cpu); }
-/* sched_idle_cpu(): only SCHED_IDLE tasks run there (never, in wakesim). */
+/* sched_idle_cpu(): only SCHED_IDLE tasks run there (never, in wakesim); its reads of nr_running and cfs.idle_h_nr_running are charged. */
 static inline bool sched_idle_cpu(int cpu) { return wsk_sched_idle_cpu(cpu); }
 /* cpu_rq(cpu)->nr_running. */
 static inline unsigned int rq_nr_running(int cpu) { return wsk_nr_running(cpu); }

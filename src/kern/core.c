@@ -121,11 +121,13 @@ void set_task_cpu(struct sim *sim, struct task_struct *p, int new_cpu)
 	p->wake_cpu = new_cpu;
 }
 
+/* nr_running changed, and with it the cfs_rq's counts. */
 static void rq_line_write(struct sim *sim, struct rq *rq)
 {
 	if (sim->this_cpu < 0)
 		return;
 	line_write(sim, &rq->line);
+	line_write(sim, &rq->cfs_line);
 }
 
 void activate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int flags)
@@ -323,6 +325,7 @@ void sched_ttwu_pending(struct sim *sim, struct rq *rq)
 	}
 	rq->ttwu_pending = 0;
 	rq_line_write(sim, rq);
+	line_write(sim, &rq->pend_line);
 	/* Each ttwu_do_activate() under the lock costs as a local wake-up's. */
 	rq_unlock(sim, rq, hold);
 }
@@ -509,6 +512,8 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 		rq_lock(sim, &sim->rq[cpu]);
 		rq_unlock(sim, &sim->rq[cpu], k->ttwu_ns);
 	} else {
+		/* __ttwu_queue_wakelist(): WRITE_ONCE(rq->ttwu_pending, 1). */
+		line_write(sim, &sim->rq[cpu].pend_line);
 		charge(sim, k->ipi_send_ns);
 		sim->met.ipi_send_ns += k->ipi_send_ns;
 	}

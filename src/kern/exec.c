@@ -213,8 +213,13 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		 */
 		rq->need_resched = false;
 		rq->sched_goidle++;
-		if (prev)
+		if (prev) {
 			trace_sched_switch(sim, cpu, prev, NULL);
+			/* rq->curr = rq->idle: the lines change owner, at no
+			 * cost anyone waits for. */
+			cacheline_write(sim->m, &rq->curr_line, cpu, sim->now);
+			cacheline_write(sim->m, &rq->pend_line, cpu, sim->now);
+		}
 		if (rq->mode != CPU_MODE_IDLE) {
 			evq_cancel(&sim->evq, &rq->ev_run);
 			idle_enter(sim, rq);
@@ -255,8 +260,12 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 			rq->rq_run_delay += sim->now - next->runnable_since;
 			next->runnable_since = 0;
 		}
-		/* The switch is the next task's kernel work: priced at now. */
-		u64 ns = cacheline_write(sim->m, &rq->line, cpu, sim->now);
+		/*
+		 * The switch is the next task's kernel work, priced at now:
+		 * rq->curr and rq->nr_switches change.
+		 */
+		u64 ns = cacheline_write(sim->m, &rq->curr_line, cpu, sim->now) +
+			 cacheline_write(sim->m, &rq->pend_line, cpu, sim->now);
 
 		sim->met.coherence_ns += ns;
 		next->kwork_left += ns;

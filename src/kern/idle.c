@@ -172,10 +172,37 @@ bool idle_cpu(struct sim *sim, int cpu)
 	return idle;
 }
 
+/*
+ * The lines idle_cpu() (core.c, v6.4 and v6.12) reads, in its order and
+ * stopping where it stops: rq->curr (a busy CPU ends it there), then
+ * nr_running, then ttwu_pending. A policy's idle_cpu and S2 (whose new
+ * field's place in struct rq the patch does not fix) are charged the
+ * same reads, so a plug-in and its built-in twin cost alike.
+ */
+static void idle_cpu_reads(struct sim *sim, int cpu)
+{
+	struct rq *rq = &sim->rq[cpu];
+
+	line_read(sim, &rq->curr_line);
+	if (rq->curr)
+		return;
+	line_read(sim, &rq->line);
+	if (rq->nr_running)
+		return;
+	line_read(sim, &rq->pend_line);
+}
+
 bool available_idle_cpu(struct sim *sim, int cpu)
 {
-	if (sim->this_cpu >= 0) {
-		line_read(sim, &sim->rq[cpu].line);
-	}
+	if (sim->this_cpu >= 0)
+		idle_cpu_reads(sim, cpu);
 	return idle_cpu(sim, cpu);
+}
+
+void sched_idle_cpu_reads(struct sim *sim, int cpu)
+{
+	if (sim->this_cpu < 0)
+		return;
+	line_read(sim, &sim->rq[cpu].line);
+	line_read(sim, &sim->rq[cpu].cfs_line);
 }

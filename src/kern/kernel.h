@@ -121,8 +121,19 @@ static inline bool rq_is_idle(const struct rq *rq)
 }
 /* idle_cpu(): curr is idle, nothing queued, no wake pending (plus S2). */
 bool idle_cpu(struct sim *sim, int cpu);
-/* available_idle_cpu() as read from sim->this_cpu: charges the rq line. */
+/*
+ * available_idle_cpu() as read from sim->this_cpu: charges the runqueue
+ * lines idle_cpu() reads (rq->curr's, then nr_running's, then
+ * ttwu_pending's, stopping where it stops).
+ */
 bool available_idle_cpu(struct sim *sim, int cpu);
+/*
+ * The reads of sched_idle_cpu() (nr_running and cfs.idle_h_nr_running,
+ * core.c/fair.c v6.4 and v6.12), which its callers evaluate after a
+ * failed available_idle_cpu(). No SCHED_IDLE task is modelled, so it
+ * answers no; what it costs is charged to sim->this_cpu (none without).
+ */
+void sched_idle_cpu_reads(struct sim *sim, int cpu);
 /* ---- the menu cpuidle governor (menu.c) ---- */
 
 /* A CPU's governor state at the start of a run (idle for a while). */

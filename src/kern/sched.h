@@ -265,7 +265,18 @@ struct rq {
 	 */
 	unsigned int sis_search, sis_domain_search, sis_scanned, sis_failed;
 
-	struct cacheline line;		/* curr, nr_running, ttwu_pending: read by idle checks */
+	/*
+	 * struct rq's lines that idle checks read (kernel/sched/sched.h,
+	 * v6.12 layout): line holds __lock and nr_running; pend_line the
+	 * next one, ttwu_pending beside nr_switches and nohz_csd; curr_line
+	 * curr and idle beside clock (written by every update_rq_clock());
+	 * cfs_line the cfs_rq's counts (nr_running, h_nr_running,
+	 * idle_h_nr_running).
+	 */
+	struct cacheline line;
+	struct cacheline pend_line;
+	struct cacheline curr_line;
+	struct cacheline cfs_line;
 	/* rq->__lock (kern/rqlock.c): its last holder and critical section, ns */
 	int lock_owner;
 	u64 lock_from, lock_until;

@@ -202,13 +202,26 @@ void set_idle_cores(struct sim *sim, int cpu, int val)
 	sds->has_idle_cores = val;
 }
 
+/*
+ * available_idle_cpu(cpu) || sched_idle_cpu(cpu), as select_idle_sibling()
+ * and its scans test a CPU: the second's reads are paid when the first
+ * says no. No SCHED_IDLE task is modelled, so only the first can say yes.
+ */
+static bool idle_or_sched_idle(struct sim *sim, int cpu)
+{
+	if (available_idle_cpu(sim, cpu))
+		return true;
+	sched_idle_cpu_reads(sim, cpu);
+	return false;
+}
+
 /* __select_idle_cpu(): no SCHED_IDLE tasks or core cookies are modelled. */
 int __select_idle_cpu(struct sim *sim, int cpu)
 {
 	charge(sim, sim->m->costs.scan_cpu_ns);
 	sim->met.sis_scanned++;
 	sis_rq(sim)->sis_scanned++;
-	return available_idle_cpu(sim, cpu) ? cpu : NO_CPU;
+	return idle_or_sched_idle(sim, cpu) ? cpu : NO_CPU;
 }
 
 
@@ -229,8 +242,10 @@ int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int *idle_
 		sis_rq(sim)->sis_scanned++;
 		if (!available_idle_cpu(sim, cpu)) {
 			idle = false;
-			if (*idle_cpu == NO_CPU)
+			if (*idle_cpu == NO_CPU) {
+				sched_idle_cpu_reads(sim, cpu);
 				continue;
+			}
 			break;
 		}
 		if (*idle_cpu == NO_CPU && cpumask_test_cpu(cpu, cpus))
@@ -255,7 +270,7 @@ int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_domain 
 		charge(sim, sim->m->costs.scan_cpu_ns);
 		sim->met.sis_scanned++;
 		sis_rq(sim)->sis_scanned++;
-		if (available_idle_cpu(sim, cpu))
+		if (idle_or_sched_idle(sim, cpu))
 			return cpu;
 	}
 	return NO_CPU;
@@ -494,7 +509,7 @@ static int select_idle_capacity(struct sim *sim, struct task_struct *p, struct s
 		charge(sim, sim->m->costs.scan_cpu_ns);
 		sim->met.sis_scanned++;
 		sis_rq(sim)->sis_scanned++;
-		if (!available_idle_cpu(sim, cpu))
+		if (!idle_or_sched_idle(sim, cpu))
 			continue;
 		int fits = util_fits_cpu(sim, task_util, cpu);
 
@@ -538,12 +553,12 @@ static int select_idle_sibling_v5_12(struct sim *sim, struct task_struct *p, int
 		i = select_idle_capacity(sim, p, sd, target, waking_task_util(sim, p));
 		return placed(sim, sim->plc.reason, i != NO_CPU ? i : target);
 	}
-	if (available_idle_cpu(sim, target))
+	if (idle_or_sched_idle(sim, target))
 		return placed(sim, PR_TARGET_IDLE, target);
-	if (prev != target && cpus_share_cache(sim, prev, target) && available_idle_cpu(sim, prev))
+	if (prev != target && cpus_share_cache(sim, prev, target) && idle_or_sched_idle(sim, prev))
 		return placed(sim, PR_PREV_IDLE, prev);
 	if (r != prev && r != target && cpus_share_cache(sim, r, target) &&
-	    available_idle_cpu(sim, r) && cpumask_test_cpu(r, &p->cpus_mask)) {
+	    idle_or_sched_idle(sim, r) && cpumask_test_cpu(r, &p->cpus_mask)) {
 		p->recent_used_cpu = prev;
 		return placed(sim, PR_RECENT_IDLE, r);
 	}
@@ -573,10 +588,10 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	sis_rq(sim)->sis_search++;
 	if (sim->tun->kver == KV_5_12)
 		return select_idle_sibling_v5_12(sim, p, prev, target);
-	if (available_idle_cpu(sim, target) && asym_fits_cpu(sim, util, target))
+	if (idle_or_sched_idle(sim, target) && asym_fits_cpu(sim, util, target))
 		return placed(sim, PR_TARGET_IDLE, target);
 	if (prev != target && cpus_share_cache(sim, prev, target) &&
-	    available_idle_cpu(sim, prev) && asym_fits_cpu(sim, util, prev)) {
+	    idle_or_sched_idle(sim, prev) && asym_fits_cpu(sim, util, prev)) {
 		if (!clusters || doms_share_resources(&sim->doms, prev, target))
 			return placed(sim, PR_PREV_IDLE, prev);
 		prev_aff = prev;
@@ -585,7 +600,7 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	p->recent_used_cpu = prev;
 	if (recent_used_cpu != prev && recent_used_cpu != target &&
 	    cpus_share_cache(sim, recent_used_cpu, target) &&
-	    available_idle_cpu(sim, recent_used_cpu) &&
+	    idle_or_sched_idle(sim, recent_used_cpu) &&
 	    cpumask_test_cpu(recent_used_cpu, &p->cpus_mask) &&
 	    asym_fits_cpu(sim, util, recent_used_cpu)) {
 		if (!clusters || doms_share_resources(&sim->doms, recent_used_cpu, target))

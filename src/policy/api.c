@@ -132,7 +132,7 @@ bool wsk_rq_idle(int cpu)
 
 bool wsk_sched_idle_cpu(int cpu)
 {
-	(void)cpu;
+	sched_idle_cpu_reads(S, cpu);
 	return false;
 }
 

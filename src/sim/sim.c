@@ -69,6 +69,9 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		rq->max_idle_balance_cost = cfg->tunables.migration_cost_ns;
 		rq->last_mm_id = -1;
 		cacheline_init(&rq->line);
+		cacheline_init(&rq->pend_line);
+		cacheline_init(&rq->curr_line);
+		cacheline_init(&rq->cfs_line);
 		rq->lock_owner = -1;
 		event_init(&rq->ev_run, EV_CPU_RUN, cpu, NULL);
 		event_init(&rq->ev_tick, EV_CPU_TICK, cpu, NULL);
