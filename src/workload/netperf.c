@@ -15,7 +15,7 @@
  * SIS_UTIL's scan budget, refreshed by busy CPUs' LLC-level balancing,
  * seconds (docs/fidelity.md): both would dominate the short runs
  * simulations use. Each pair starts as soon as it is forked, as a shell
- * loop's do, so fork balancing places the next pair on a machine that is
+ * loop's pairs do, so fork balancing places the next pair on a machine that is
  * already running the earlier ones. (Held until all were forked, the
  * blocked pairs looked alike to find_idlest_group() and 3 in 4 of 224
  * clients went to one socket of spr-8480-2s; their servers followed them
@@ -46,7 +46,7 @@ struct np_client {
 	u64 remain;
 	unsigned long long trans;	/* every transaction, warm-up included */
 	unsigned long long trans0;	/* trans when the measured run began */
-	u64 go_ns, start_ns, end_ns;	/* started; measured run began; ended */
+	u64 start_ns, end_ns;		/* measured run began; ended */
 	bool measuring;
 };
 
@@ -108,7 +108,6 @@ static void client_step(struct sim *sim, struct task_struct *p, struct step *out
 		switch (c->state) {
 		case C_GO:
 			/* A pair runs from its fork (see the file comment). */
-			c->go_ns = sim->now;
 			c->state = C_SEND_SYSCALL;
 			continue;
 		case C_SEND_SYSCALL:
