@@ -371,6 +371,16 @@ static void test_calibrate(void **state)
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
 }
 
+/* rq_lock() of rq by cpu at now (ns), from no work charged: what it cost. */
+static u64 lock_at(struct sim *sim, struct rq *rq, int cpu, u64 now)
+{
+	sim->now = now;
+	sim->this_cpu = cpu;
+	sim->kcost_ns = 0;
+	rq_lock(sim, rq);
+	return sim->kcost_ns;
+}
+
 /*
  * The runqueue lock (kern/rqlock.c): a context that arrives inside another
  * CPU's critical section spins to its end, then takes the lock's line
@@ -389,35 +399,16 @@ static void test_rq_lock_queue(void **state)
 	struct sim *sim = tu_sim(m, "default");
 	struct rq *rq0 = &sim->rq[0];
 
-	sim->now = 1000;
-	sim->this_cpu = 0;
-	sim->kcost_ns = 0;
-	rq_lock(sim, rq0);
-	assert_int_equal(sim->kcost_ns, 60);
+	assert_int_equal(lock_at(sim, rq0, 0, 1000), 60);
 	rq_unlock(sim, rq0, 600);
 	assert_int_equal(rq0->lock_until, 1660);
-
-	sim->now = 1100;
-	sim->this_cpu = 2;
-	sim->kcost_ns = 0;
-	rq_lock(sim, rq0);
-	assert_int_equal(sim->kcost_ns, 580);
+	assert_int_equal(lock_at(sim, rq0, 2, 1100), 580);
 	assert_int_equal(sim->met.rq_lock_wait_ns, 560);
 	rq_unlock(sim, rq0, 250);
 	assert_int_equal(rq0->lock_until, 1930);
-
-	sim->now = 1700;
-	sim->this_cpu = 0;
-	sim->kcost_ns = 0;
-	rq_lock(sim, rq0);
-	assert_int_equal(sim->kcost_ns, 250);
+	assert_int_equal(lock_at(sim, rq0, 0, 1700), 250);
 	rq_unlock(sim, rq0, 0);
-
-	sim->now = 3000;
-	sim->this_cpu = 16;
-	sim->kcost_ns = 0;
-	rq_lock(sim, rq0);
-	assert_int_equal(sim->kcost_ns, 60);
+	assert_int_equal(lock_at(sim, rq0, 16, 3000), 60);
 	assert_int_equal(sim->met.rq_lock_contended, 2);
 	assert_int_equal(sim->met.rq_lock_wait_ns, 560 + 230);
 
