@@ -191,7 +191,9 @@ static void test_idle_tick_balances(void **state)
 	for (int pull = 1; pull >= 0; pull--) {
 		struct sim *sim = tu_sim_kernel(m, "default", KV_MAINLINE);
 		struct rq *rq1 = &sim->rq[1];
-		struct task_struct *a = tu_busy(sim, 0), *b = NULL;
+		struct task_struct *b = NULL;
+
+		tu_busy(sim, 0);
 
 		sim->now = NOW;
 		if (pull) {
@@ -201,7 +203,6 @@ static void test_idle_tick_balances(void **state)
 			activate_task(sim, &sim->rq[0], b, ENQUEUE_WAKEUP);
 			b->se.exec_start = NOW - 10 * NSEC_PER_MSEC;
 		}
-		(void)a;
 		sim->rq[0].cfs.avg = (struct sched_avg){ .util_avg = 1024,
 							 .runnable_avg = 1024 * sim->rq[0].nr_running,
 							 .load_avg = 1024 * sim->rq[0].nr_running };

@@ -177,6 +177,16 @@ void tick_arm(struct sim *sim, struct rq *rq)
  * pick_next_entity(), try new-idle balance when nothing is runnable, and switch.
  * Does not run the next task's program: cpu_continue() does.
  */
+/*
+ * __schedule()'s writes of another line than the lock's (context_switch(),
+ * v6.12): rq->curr and rq->nr_switches. Returns the ns they take at now.
+ */
+static u64 switch_lines(struct sim *sim, struct rq *rq)
+{
+	return cacheline_write(sim->m, &rq->curr_line, rq->cpu, sim->now) +
+	       cacheline_write(sim->m, &rq->pend_line, rq->cpu, sim->now);
+}
+
 static void do_schedule(struct sim *sim, struct rq *rq)
 {
 	struct task_struct *prev = rq->curr, *next;
@@ -215,10 +225,8 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		rq->sched_goidle++;
 		if (prev) {
 			trace_sched_switch(sim, cpu, prev, NULL);
-			/* rq->curr = rq->idle: the lines change owner, at no
-			 * cost anyone waits for. */
-			cacheline_write(sim->m, &rq->curr_line, cpu, sim->now);
-			cacheline_write(sim->m, &rq->pend_line, cpu, sim->now);
+			/* To the idle task: a cost no task waits for. */
+			switch_lines(sim, rq);
 		}
 		if (rq->mode != CPU_MODE_IDLE) {
 			evq_cancel(&sim->evq, &rq->ev_run);
@@ -260,12 +268,8 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 			rq->rq_run_delay += sim->now - next->runnable_since;
 			next->runnable_since = 0;
 		}
-		/*
-		 * The switch is the next task's kernel work, priced at now:
-		 * rq->curr and rq->nr_switches change.
-		 */
-		u64 ns = cacheline_write(sim->m, &rq->curr_line, cpu, sim->now) +
-			 cacheline_write(sim->m, &rq->pend_line, cpu, sim->now);
+		/* The switch is the next task's kernel work, priced at now. */
+		u64 ns = switch_lines(sim, rq);
 
 		sim->met.coherence_ns += ns;
 		next->kwork_left += ns;

@@ -269,9 +269,9 @@ struct rq {
 	 * struct rq's lines that idle checks read (kernel/sched/sched.h,
 	 * v6.12 layout): line holds __lock and nr_running; pend_line the
 	 * next one, ttwu_pending beside nr_switches and nohz_csd; curr_line
-	 * curr and idle beside clock (written by every update_rq_clock());
-	 * cfs_line the cfs_rq's counts (nr_running, h_nr_running,
-	 * idle_h_nr_running).
+	 * curr and idle (rq->clock, which update_rq_clock() writes and may
+	 * share it, is not modelled); cfs_line the cfs_rq's counts
+	 * (nr_running, h_nr_running, idle_h_nr_running).
 	 */
 	struct cacheline line;
 	struct cacheline pend_line;
