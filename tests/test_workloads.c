@@ -172,6 +172,31 @@ static void test_context_switch1(void **state)
 	run("kunpeng920-48", "context_switch1 -t 30 -s 1 --sample-ms 5 -m");
 }
 
+static void test_sched_pipe(void **state)
+{
+	(void)state;
+	/*
+	 * perf bench sched pipe on one CPU: a round trip is worker 1's write
+	 * (1000) and read (500) and worker 0's read (500) and write (1000),
+	 * one after the other: 3000 ns, so -l 1000 takes 3 ms and 3.000000
+	 * usecs/op (fork, exit and wait cost nothing here). On two CPUs a
+	 * read's syscall is paid before the reader sleeps, while the other
+	 * side works, so only the two writes are in series: 2000 ns.
+	 */
+	run(IDEAL1, "perf bench sched pipe -l 1000");
+	assert_non_null(strstr(out, "# Executed 1000 pipe operations between two processes\n"));
+	assert_non_null(strstr(out, "     Total time: 0.003 [sec]\n"));
+	expect_near(number_after("result"), 3.0, 1e-9, "sched pipe, one CPU");
+	run(IDEAL2, "perf bench sched pipe -l 1000 -T");
+	assert_non_null(strstr(out, "between two threads"));
+	expect_near(number_after("result"), 2.0, 1e-9, "sched pipe -T, two CPUs");
+	/* Each worker sleeps on its own idle CPU: every wake-up finds it idle. */
+	expect_near(number_after("wake_idle_cpu_pct"), 100.0, 1e-3, "sched pipe -T wakes idle CPUs");
+	run(IDEAL2, "perf bench sched pipe --loop 10");
+	assert_non_null(strstr(out, "\n       2.000000 usecs/op\n"));
+	assert_non_null(strstr(out, " ops/sec\n"));
+}
+
 static void test_tbench(void **state)
 {
 	(void)state;
@@ -397,6 +422,9 @@ static void test_flags(void **state)
 	expect_usage_error("pgbench --buffer-hit 101", "--buffer-hit: \"101\" is not an integer in 0..100");
 	expect_usage_error("pgbench -c 2 -T 1 -t 5", "either a number of transactions");
 	expect_usage_error("context_switch1 -t 0", "-t");
+	expect_usage_error("perf bench sched messaging", "only \"perf bench sched pipe\"");
+	expect_usage_error("perf bench sched pipe -l 0", "-l: \"0\" is not an integer");
+	expect_usage_error("perf bench sched pipe -G a,b", "unknown option \"-G\"");
 	expect_usage_error("schbench -p 4096", "-p is not simulated");
 	expect_usage_error("schbench -m 2 extra", "Extra arguments");
 	/* Every workload has --help (status 0) and `wakesim workloads` lists it. */
@@ -445,6 +473,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_netperf),
 		cmocka_unit_test(test_context_switch1),
+		cmocka_unit_test(test_sched_pipe),
 		cmocka_unit_test(test_tbench),
 		cmocka_unit_test(test_tbench_bad_loadfiles),
 		cmocka_unit_test(test_pgbench),

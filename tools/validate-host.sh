@@ -1,11 +1,60 @@
 #!/bin/sh
-# Real rt-tests hackbench on this machine next to wakesim's simulation of it
-# on `host`: median of 5 real runs and mean of 5 simulated seeds per -g.
+# Real benchmarks on this machine next to wakesim's simulation of them on
+# `host`.
 # Usage: [COSTS=PROFILE] tools/validate-host.sh [EXTRA HACKBENCH FLAGS...]
+#        [COSTS=PROFILE] tools/validate-host.sh --pinning [RUNS]
+# The first form: rt-tests hackbench -g 1..4, median of 5 real runs next
+# to the mean of 5 simulated seeds. --pinning: perf bench sched pipe,
+# hackbench -p -T and hackbench (sockets, processes), each free on every
+# CPU and pinned to CPU 0 (taskset -c 0; --cpus 0 in the model), median of
+# RUNS real runs (default 5) next to the mean of 5 simulated seeds, with
+# the pinned/free ratios of both (docs/validation.md).
 # COSTS: a cost profile for the simulation (wakesim calibrate -o FILE).
 set -eu
 cd "$(dirname "$0")/.."
 command -v hackbench >/dev/null || { echo "needs rt-tests' hackbench (apt-get install rt-tests)" >&2; exit 2; }
+
+if [ "${1:-}" = "--pinning" ]; then
+	command -v perf >/dev/null || { echo "needs perf (apt-get install linux-perf)" >&2; exit 2; }
+	runs=${2:-5}
+	median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+	real() { # PIN CMD...: the median of $runs real figures
+		pin=$1
+		shift
+		i=0
+		while [ "$i" -lt "$runs" ]; do
+			if [ "$pin" = pinned ]; then taskset -c 0 "$@"; else "$@"; fi
+			i=$((i + 1))
+		done | awk '/^Time:/ {print $2} /usecs\/op/ {print $1}' | median
+	}
+	sim() { # PIN CMD...: the mean of 5 simulated seeds
+		pin=$1
+		shift
+		for s in 1 2 3 4 5; do
+			./wakesim run --machine host ${COSTS:+--cost-profile "$COSTS"} --seed "$s" \
+				$([ "$pin" = pinned ] && echo "--cpus 0") --json -- "$@" |
+				awk -F: '/"value"/ {gsub(/[ ,]/, "", $2); print $2; exit}'
+		done | awk '{s += $1} END {printf "%.6f", s / NR}'
+	}
+	printf '%-36s %10s %10s %8s %10s %10s %8s %10s\n' benchmark "real free" "pinned" ratio \
+		"sim free" "pinned" ratio "sim/real"
+	for b in "perf bench sched pipe -l 100000" "hackbench -g 1 -p -T -l 1000" "hackbench -g 1 -l 1000"; do
+		# shellcheck disable=SC2086
+		rf=$(real free $b)
+		# shellcheck disable=SC2086
+		rp=$(real pinned $b)
+		# shellcheck disable=SC2086
+		sf=$(sim free $b)
+		# shellcheck disable=SC2086
+		sp=$(sim pinned $b)
+		awk -v b="$b" -v rf="$rf" -v rp="$rp" -v sf="$sf" -v sp="$sp" 'BEGIN {
+			printf "%-36s %10.3f %10.3f %8.2f %10.3f %10.3f %8.2f %10.2f\n",
+			       b, rf, rp, rp / rf, sf, sp, sp / sf, (sp / sf) / (rp / rf) }'
+	done
+	echo "(perf: usecs/op; hackbench: s; ratio: pinned/free; sim/real: of the ratios)"
+	exit 0
+fi
+
 printf '%-6s %-24s %12s %12s %8s\n' groups flags "real median" "sim mean" "sim/real"
 for g in 1 2 3 4; do
 	real=$(for i in 1 2 3 4 5; do hackbench -g "$g" "$@" | awk '/^Time:/ {print $2}'; done |

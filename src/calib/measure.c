@@ -349,49 +349,69 @@ double calib_pipe_rtt_proc_ns(int cpu, const struct calib_opts *o)
 	return median(r, REPS);
 }
 
-double calib_idle_wake_ns(int cpu_a, int cpu_b, int idle_us, const struct calib_opts *o)
+/*
+ * Both CPUs idle for idle_us, then a write from cpu_a wakes the reader on
+ * cpu_b: per iteration, the wakee's latency (lat) and the write's own
+ * duration in the waker (wr). Returns 0, or -1 if a step failed.
+ */
+static int idle_wakes(int cpu_a, int cpu_b, int idle_us, long n, uint64_t *lat, uint64_t *wr)
 {
-	long n = o->quick ? 100 : 1000;
-	struct piper p = { .cpu = cpu_b, .n = n };
-	uint64_t *lat = calloc((size_t)n, sizeof(*lat));
+	struct piper p = { .cpu = cpu_b, .n = n, .lat = lat };
 	pthread_t t;
 	char c = 1;
-	double *v;
-
-	if (!lat || piper_open(&p)) {
-		free(lat);
-		return -1;
-	}
-	p.lat = lat;
-	if (pin(cpu_a) || pthread_create(&t, NULL, pipe_partner, &p)) {
-		piper_close(&p);
-		free(lat);
-		return -1;
-	}
 	long i;
 
+	if (piper_open(&p))
+		return -1;
+	if (pin(cpu_a) || pthread_create(&t, NULL, pipe_partner, &p)) {
+		piper_close(&p);
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		struct timespec ts = { 0, (long)idle_us * 1000 };
+		uint64_t t0;
 
-		/* Both CPUs go idle for idle_us; then wake the partner's. */
 		nanosleep(&ts, NULL);
-		atomic_store(&p.stamp, now_ns());
-		if (write(p.a[1], &c, 1) != 1 || read(p.b[0], &c, 1) != 1)
+		t0 = now_ns();
+		atomic_store(&p.stamp, t0);
+		if (write(p.a[1], &c, 1) != 1)
+			break;
+		wr[i] = now_ns() - t0;
+		if (read(p.b[0], &c, 1) != 1)
 			break;
 	}
 	pthread_join(t, NULL);
 	piper_close(&p);
-	v = malloc(sizeof(*v) * (size_t)n);
-	if (p.failed || i < n || !v) {
-		free(lat);
-		free(v);
-		return -1;
-	}
-	for (long k = 0; k < n; k++)
-		v[k] = (double)lat[k];
-	double m = median(v, (int)n);
+	return p.failed || i < n ? -1 : 0;
+}
 
-	free(lat);
+static double median_u64(const uint64_t *x, long n)
+{
+	double *v = malloc(sizeof(*v) * (size_t)n);
+	double m;
+
+	if (!v)
+		return -1;
+	for (long k = 0; k < n; k++)
+		v[k] = (double)x[k];
+	m = median(v, (int)n);
 	free(v);
 	return m;
+}
+
+int calib_idle_wake(int cpu_a, int cpu_b, int idle_us, const struct calib_opts *o,
+		    double *latency_ns, double *write_ns)
+{
+	long n = o->quick ? 100 : 1000;
+	uint64_t *lat = calloc((size_t)n, sizeof(*lat)), *wr = calloc((size_t)n, sizeof(*wr));
+	int ret = -1;
+
+	if (lat && wr && !idle_wakes(cpu_a, cpu_b, idle_us, n, lat, wr)) {
+		*latency_ns = median_u64(lat, n);
+		*write_ns = median_u64(wr, n);
+		ret = *latency_ns < 0 || *write_ns < 0 ? -1 : 0;
+	}
+	free(lat);
+	free(wr);
+	return ret;
 }

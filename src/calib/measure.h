@@ -34,10 +34,14 @@ double calib_pipe_rtt_ns(int cpu_a, int cpu_b, const struct calib_opts *o);
 /* The same between two processes on one CPU (address-space switches). */
 double calib_pipe_rtt_proc_ns(int cpu, const struct calib_opts *o);
 /*
- * Wake-up latency of a thread sleeping in read(2) on cpu_b, whose CPU has
- * been idle for idle_us, woken by a write from cpu_a: from just before the
- * write to the wakee running again.
+ * A thread sleeping in read(2) on cpu_b, whose CPU has been idle for
+ * idle_us, woken by a write from cpu_a: medians (ns) of the wake-up
+ * latency (from just before the write to the wakee running again) and of
+ * the write(2) call itself in the waker (its syscall, the wake-up and
+ * whatever sending the IPI costs the sender: a VM exit in a guest).
+ * Returns 0, or -1 if pinning, threads or pipes failed.
  */
-double calib_idle_wake_ns(int cpu_a, int cpu_b, int idle_us, const struct calib_opts *o);
+int calib_idle_wake(int cpu_a, int cpu_b, int idle_us, const struct calib_opts *o,
+		    double *latency_ns, double *write_ns);
 
 #endif

@@ -17,6 +17,8 @@
  *   one thread's AF_UNIX send + recv                      -> unix_send_ns,
  *                                        unix_recv_ns (split 500:390)
  *   pipe ping-pong across CPUs (the wakee polls briefly)  -> poll_wake_ns
+ *   the waker's write() in the wake-up below, minus the
+ *   write, ttwu_ns and select_ns                          -> ipi_send_ns
  *   a pipe wake-up of a CPU idle for 2 ms                 -> the exit latency
  *                                        of the machine's non-polling idle
  *                                        states (what is left after the other
@@ -152,7 +154,10 @@ int cmd_calibrate(int argc, char **argv)
 	double yield = calib_yield_switch_ns(0, &co), rtt1 = calib_pipe_rtt_ns(0, 0, &co);
 	double rtt2 = other > 0 ? calib_pipe_rtt_ns(0, other, &co) : -1;
 	double urw = calib_unix_rw_ns(&co), rttp = calib_pipe_rtt_proc_ns(0, &co);
-	double wake = other > 0 ? calib_idle_wake_ns(0, other, 2000, &co) : -1;
+	double wake = -1, wake_write = -1;
+
+	if (other > 0 && calib_idle_wake(0, other, 2000, &co, &wake, &wake_write))
+		wake = wake_write = -1;
 
 	json_object_object_add(raw, "syscall_ns", num(sys));
 	json_object_object_add(raw, "pipe_write_read_ns", num(prw));
@@ -162,6 +167,7 @@ int cmd_calibrate(int argc, char **argv)
 	json_object_object_add(raw, "unix_send_recv_ns", num(urw));
 	json_object_object_add(raw, "pipe_rtt_one_cpu_processes_ns", num(rttp));
 	json_object_object_add(raw, "idle_2ms_wake_ns", num(wake));
+	json_object_object_add(raw, "idle_2ms_wake_write_ns", num(wake_write));
 	if (sys < 0 || prw < 0 || yield < 0 || rtt1 < 0) {
 		fprintf(stderr, "wakesim calibrate: a measurement failed (pinning or pipes "
 				"unavailable)\n");
@@ -181,9 +187,19 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (rttp > 0)
 		k.mm_switch_ns = clamp_ns((rttp - rtt1) / 2, 0);
+	/*
+	 * The waker's write() that wakes a reader on an idle CPU costs the
+	 * write, the wake-up and the selection, and sending the IPI: what
+	 * remains is the send (a VM exit in a guest, tens of ns on bare metal;
+	 * the few line transfers of the path stay inside it).
+	 */
+	if (wake_write > 0)
+		k.ipi_send_ns = clamp_ns(wake_write - (double)(k.pipe_write_ns + k.ttwu_ns +
+							       k.select_ns), 10);
 	/* Across CPUs the wakee polls a while before halting: a poll wake-up. */
 	if (rtt2 > 0)
-		k.poll_wake_ns = clamp_ns(rtt2 / 2 - base - (double)(k.ttwu_ns + k.select_ns), 50);
+		k.poll_wake_ns = clamp_ns(rtt2 / 2 - base - (double)(k.ttwu_ns + k.select_ns +
+								     k.ipi_send_ns), 50);
 	/* What a 2 ms-idle CPU adds beyond the IPI is its idle state's exit. */
 	if (wake > 0) {
 		double exit = wake - base - (double)(k.ttwu_ns + k.select_ns + k.ipi_send_ns +
@@ -254,6 +270,8 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (rtt2 > 0)
 		PUT(poll_wake_ns);
+	if (wake_write > 0)
+		PUT(ipi_send_ns);
 #undef PUT
 	json_object_object_add(root, "costs", costs);
 	json_object_object_add(src, "method",

@@ -22,6 +22,9 @@ static const struct load_alias pgbench_loads[] = {
 static const struct load_alias wis_loads[] = {
 	{ "tasks", "-t" }, { "threads", "-t" }, { "processes", "-t" }, { NULL, NULL },
 };
+static const struct load_alias schedpipe_loads[] = {
+	{ "loops", "-l" }, { NULL, NULL },
+};
 static const struct load_alias schbench_loads[] = {
 	{ "workers", "-t" }, { "messages", "-m" }, { "rps", "-R" }, { NULL, NULL },
 };
@@ -42,6 +45,8 @@ const struct workload_def workload_defs[] = {
 	{ "context_switch1_threads", "the same, thread variant", wis_usage, wis_create, wis_loads },
 	{ "schbench", "schbench: message and worker threads; wakeup/request latency percentiles, RPS",
 	  schbench_usage, schbench_create, schbench_loads },
+	{ "perf", "perf bench sched pipe: two tasks ping-pong an int over two pipes; usecs/op",
+	  schedpipe_usage, schedpipe_create, schedpipe_loads },
 	{ "rt-app", "rt-app: tasks described by an rt-app JSON file; timer wake-up latency",
 	  rtapp_usage, rtapp_create, NULL },
 	{ "replay", "a recorded trace (perf sched record, trace-cmd, ftrace) replayed; Time in s",
