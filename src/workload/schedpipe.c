@@ -20,7 +20,7 @@
 #include "launcher.h"
 
 #define SP_DEFAULT_LOOPS 1000000	/* sched-pipe.c's DEFAULT_LOOPS */
-#define SP_WSS_BYTES (8 * 1024)
+#define SP_WSS_BYTES (8 * 1024)	/* a stack and one int: context_switch1's figure */
 
 enum {
 	SP_FORK_SYSCALL, SP_FORK_DO, SP_WRITE_SYSCALL, SP_WRITE_DO, SP_READ_SYSCALL, SP_READ_DO,
