@@ -251,6 +251,27 @@ static void test_steady_drift(void **state)
 	steady_free(&s);
 }
 
+/*
+ * A rate that never settles: unit k completes at k^2 ns, so the units done
+ * by t are sqrt(t) and the rate falls all along. With the warm-up a = 1000
+ * and halves h >= 200000, the earlier half's units over the later's are
+ * (sqrt(a+h) - sqrt(a)) / (sqrt(a+2h) - sqrt(a+h)), at least 2.25 for every
+ * h from 200000 to the end (4e8): never within 2%. The halves were
+ * compared, so the report can say they never agreed.
+ */
+static void test_steady_never(void **state)
+{
+	(void)state;
+	struct steady s = { 0 };
+
+	steady_start(&s, 0, 1000, 200000, 0.02, 1);
+	for (u64 k = 1; k <= 20000; k++)
+		assert_false(steady_unit_done(&s, k * k, k));
+	assert_false(s.steady);
+	assert_true(s.halves_seen);
+	steady_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_fast_forward),
 		cmocka_unit_test(test_fast_forward_not_engaged),
 		cmocka_unit_test(test_steady_drift),
+		cmocka_unit_test(test_steady_never),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

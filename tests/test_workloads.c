@@ -84,6 +84,24 @@ static void test_netperf(void **state)
 	run(IDEAL2, "netperf -t TCP_RR -T 0,1 -l 0.1 --warmup 0.2");
 	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "TCP_RR --warmup");
 	assert_non_null(strstr(out, "0.10     500000"));
+	/*
+	 * --until-steady: the rate is 500000/s from the first transaction, so
+	 * the halves agree at the first comparison: checkpoints every window/5
+	 * (2 ms) from the warm-up's end, two halves of 10 ms first at 20 ms.
+	 * The warm-up is the rule's: on this one-LLC machine the longest is one
+	 * decay period of wakee_flips, 1 s and a tick (4 ms at HZ 250). The
+	 * instance line reports 0.02 s measured; -l 5 was only the cap.
+	 */
+	run(IDEAL2, "netperf -t TCP_RR -T 0,1 -l 5 --until-steady --steady-window 0.01");
+	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "--until-steady");
+	assert_non_null(strstr(out, "0.02     500000"));
+	assert_non_null(strstr(out, "until-steady: steady at 0.020 s of measurement (500 and 500 "
+				    "trans/ms in two 10 ms halves, within 2%), after a warm-up of 1.004 s"));
+	/* A length too short for two halves is the plain run, and says so. */
+	run(IDEAL2, "netperf -t TCP_RR -T 0,1 -l 0.015 --until-steady --steady-window 0.01 --warmup 0");
+	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "--until-steady, short");
+	assert_non_null(strstr(out, "until-steady: not steady, the whole length measured (the "
+				    "length ended before two halves"));
 	/* UDP_RR is timed only; the same costs give the same rate. */
 	run(IDEAL2, "netperf -t UDP_RR -T 0,1 -l 1");
 	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "UDP_RR");
@@ -167,6 +185,24 @@ static void test_context_switch1(void **state)
 	/* Two tasks, each bound to its own core: twice the rate. */
 	run(IDEAL2, "context_switch1_threads -t 2 -s 2 --sample-ms 10");
 	expect_near(number_after("average:"), 4e9 / 3000, 3e-4, "context_switch1 -t 2");
+	/*
+	 * --until-steady: the warm-up becomes the rule's in whole samples,
+	 * ceil(1.004 s / 10 ms) = 101 lines before "measurement"; a checkpoint
+	 * ends each sample, and the halves (at least 100 ms each) agree at the
+	 * first comparison, 200 ms in: 20 samples averaged, not -s 100.
+	 */
+	run(IDEAL1, "context_switch1 -t 1 -s 100 --sample-ms 10 --until-steady");
+	expect_near(number_after("average:"), 2e9 / 3000, 3e-4, "context_switch1 --until-steady");
+	assert_non_null(strstr(out, "until-steady: steady at 0.200 s of measurement"));
+	{
+		const char *m = strstr(out, "\nmeasurement\n");
+		int lines = 0;
+
+		assert_non_null(m);
+		for (const char *q = strstr(out, "warmup\n"); q && q < m; q = strchr(q + 1, '\n'))
+			lines += !strncmp(q + 1, "min:", 4);
+		assert_int_equal(lines, 101);
+	}
 	/* -n: no binding; more tasks than CPUs; processes. */
 	run("kunpeng920-48", "context_switch1_processes -t 30 -s 1 --sample-ms 5 -n");
 	run("kunpeng920-48", "context_switch1 -t 30 -s 1 --sample-ms 5 -m");
@@ -236,6 +272,34 @@ static void test_tbench(void **state)
 		run("kunpeng920-48", "tbench -t 0.05 --show-execute-time 4 127.0.0.1");
 		assert_non_null(strstr(out, "4 clients  4 procs"));
 		assert_true(number_after("Throughput") > 0);
+	}
+}
+
+/*
+ * --until-steady against a run ten times longer by the same rule (halves
+ * of 1 s instead of 0.1 s, the same warm-up): the issue's 2%. tbench's
+ * rate comes in bursts (an operation's payload at once), pgbench's
+ * in whole transactions.
+ */
+static void test_until_steady_long_runs(void **state)
+{
+	(void)state;
+	const char *wl[] = { "tbench -t 10 --until-steady%s 4",
+			     "pgbench -S -c 2 -T 10 --until-steady%s" };
+
+	for (int i = 0; i < 2; i++) {
+		char cmd[200];
+		double a, b;
+
+		snprintf(cmd, sizeof(cmd), wl[i], "");
+		run(IDEAL2, cmd);
+		assert_non_null(strstr(out, "until-steady: steady at 0."));
+		a = number_after("  result");
+		snprintf(cmd, sizeof(cmd), wl[i], " --steady-window 1");
+		run(IDEAL2, cmd);
+		assert_non_null(strstr(out, "until-steady: steady at 2.000 s"));
+		b = number_after("  result");
+		expect_near(a, b, 0.02, wl[i]);
 	}
 }
 
@@ -423,6 +487,10 @@ static void test_flags(void **state)
 	expect_usage_error("pgbench -c 2 -T 1 -t 5", "either a number of transactions");
 	expect_usage_error("context_switch1 -t 0", "-t");
 	expect_usage_error("perf bench sched messaging", "only \"perf bench sched pipe\"");
+	expect_usage_error("netperf -t TCP_RR --steady-window 0.1", "need --until-steady");
+	expect_usage_error("tbench 2 --until-steady --steady-tolerance 0", "--steady-tolerance");
+	expect_usage_error("pgbench -c 2 -t 10 --until-steady", "needs a duration (-T)");
+	expect_usage_error("context_switch1 --until-steady --steady-window x", "--steady-window");
 	expect_usage_error("perf bench sched pipe -l 0", "-l: \"0\" is not an integer");
 	expect_usage_error("perf bench sched pipe -G a,b", "unknown option \"-G\"");
 	expect_usage_error("schbench -p 4096", "-p is not simulated");
@@ -475,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_context_switch1),
 		cmocka_unit_test(test_sched_pipe),
 		cmocka_unit_test(test_tbench),
+		cmocka_unit_test(test_until_steady_long_runs),
 		cmocka_unit_test(test_tbench_bad_loadfiles),
 		cmocka_unit_test(test_pgbench),
 		cmocka_unit_test(test_schbench_histogram),

@@ -53,6 +53,12 @@ static void window_timer_fn(struct sim *sim, struct sim_timer *t)
 				send_sigkill(sim, l->child[i].task);
 }
 
+void launcher_close_window(struct sim *sim, struct launcher *l)
+{
+	if (l->window_opened && !l->window_closed)
+		timer_arm(sim, &l->window_timer, -1, sim->now);
+}
+
 /* The measurement starts: at go, or when the children are created. */
 static void start_window(struct sim *sim, struct launcher *l)
 {

@@ -56,6 +56,12 @@ void launcher_free(struct launcher *l);
 /* Create the launcher task (the "main" of the benchmark) on the first allowed CPU. */
 int launcher_start(struct sim *sim, struct launcher *l, const char *comm, char *err,
 		   size_t errlen);
+/*
+ * Close the open measurement window now, before window_ns (--until-steady
+ * found the rate steady): on_window_close and kill_at_end follow as at
+ * the window's end. Nothing if the window is not open.
+ */
+void launcher_close_window(struct sim *sim, struct launcher *l);
 /* A child's program calls this before returning STEP_EXIT. */
 void launcher_child_exit(struct sim *sim, struct launcher *l);
 /*

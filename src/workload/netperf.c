@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ratesteady.h"
 #include "rr.h"
 
 #define NETPERF_WSS_BYTES (8 * 1024)
@@ -55,6 +56,9 @@ struct netperf {
 	int instances;
 	long long testlen;		/* >0: ns; <0: transactions */
 	u64 warmup_ns;			/* --warmup: unmeasured run before -l */
+	bool warmup_auto;		/* --until-steady without --warmup */
+	struct rate_steady rs;		/* --until-steady */
+	u64 stop_ns;			/* steady: instances end here (0: not yet) */
 	u64 go_ns;			/* the last pair was forked: warm-up starts */
 	bool gone;
 	u64 req, resp;
@@ -77,9 +81,12 @@ const char netperf_usage[] =
 	"              K/M/G suffixes are 2^10..2^30, k/m/g 10^3..10^9)\n"
 	"  --instances N   N concurrent netperf/netserver pairs, as a shell loop\n"
 	"              starts them (wakesim; default 1); their rates are summed\n"
-	"  --warmup S  run S seconds unmeasured before -l starts (wakesim; default 0):\n"
-	"              lets PELT settle in short simulated runs (SIS_UTIL's budget\n"
-	"              takes seconds on big LLCs: docs/fidelity.md)\n";
+	"  --warmup S  run S seconds unmeasured before -l starts (wakesim; default 0,\n"
+	"              or the rule's with --until-steady): lets PELT settle in short\n"
+	"              simulated runs (SIS_UTIL's budget takes seconds on big LLCs:\n"
+	"              docs/fidelity.md)\n"
+	RATE_STEADY_USAGE
+	"              -l stays the longest measurement.\n";
 
 static void run(struct step *out, u64 ns)
 {
@@ -94,9 +101,29 @@ static bool instance_done(struct sim *sim, const struct np_client *c)
 
 	if (!c->measuring)
 		return false;
+	if (np->stop_ns && sim->now >= np->stop_ns)
+		return true;
 	if (np->testlen > 0)
 		return sim->now - c->start_ns >= (u64)np->testlen;
 	return c->trans - c->trans0 >= (unsigned long long)-np->testlen;
+}
+
+/* --until-steady's units: every transaction so far (only differences count). */
+static u64 np_units(const struct sim *sim, void *arg)
+{
+	const struct netperf *np = arg;
+	u64 n = 0;
+
+	(void)sim;
+	for (int i = 0; i < np->instances; i++)
+		n += np->cl[i].trans;
+	return n;
+}
+
+/* Steady: every instance ends its measurement at its next transaction. */
+static void np_steady(struct sim *sim, void *arg)
+{
+	((struct netperf *)arg)->stop_ns = sim->now;
 }
 
 static void client_step(struct sim *sim, struct task_struct *p, struct step *out)
@@ -123,6 +150,7 @@ static void client_step(struct sim *sim, struct task_struct *p, struct step *out
 			}
 			if (instance_done(sim, c)) {
 				c->end_ns = sim->now;
+				rate_steady_end(sim, &c->np->rs);
 				chan_close(sim, &conn->c2s);
 				c->state = C_DONE;
 				continue;
@@ -179,6 +207,14 @@ static void np_on_start(struct sim *sim, struct launcher *l)
 
 	np->go_ns = sim->now;
 	np->gone = true;
+	if (np->warmup_auto)
+		np->warmup_ns = rate_steady_warmup_ns(sim);
+	if (np->rs.on) {
+		np->rs.units = np_units;
+		np->rs.stop = np_steady;
+		np->rs.arg = np;
+		rate_steady_begin(sim, &np->rs, np->go_ns + np->warmup_ns, np->warmup_ns);
+	}
 }
 
 static int np_start(struct sim *sim, struct workload *wl, char *err, size_t errlen)
@@ -243,6 +279,7 @@ static void np_report(struct sim *sim, struct workload *wl, FILE *out)
 		fprintf(out, "(%d more instances)\n", np->instances - 8);
 	fprintf(out, "\n%d instance%s, sum of Trans. Rate per sec: %.2f\n", np->instances,
 		np->instances > 1 ? "s" : "", sum);
+	rate_steady_report(&np->rs, "trans", out);
 }
 
 static double np_result(struct sim *sim, struct workload *wl, const char **unit, bool *hib)
@@ -279,6 +316,7 @@ static void np_free(struct workload *wl)
 		for (int i = 0; np->conn && i < np->instances; i++)
 			rr_conn_free(&np->conn[i]);
 		launcher_free(&np->l);
+		rate_steady_free(&np->rs);
 		free(np->child);
 		free(np->conn);
 		free(np->cl);
@@ -323,10 +361,12 @@ struct workload *netperf_create(int argc, char **argv, bool *help, char *err, si
 {
 	static const struct option longopts[] = {
 		{ "instances", required_argument, NULL, 'I' }, { "help", no_argument, NULL, 'h' },
-		{ "warmup", required_argument, NULL, 'W' },
+		{ "warmup", required_argument, NULL, 'W' }, RATE_STEADY_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *test = NULL, *tool = "netperf";
+	struct rate_steady rs;
+	bool warmup_set = false;
 	long long testlen = 10 * (long long)NSEC_PER_SEC;
 	u64 warmup = 0;
 	long instances = 1, v;
@@ -334,6 +374,7 @@ struct workload *netperf_create(int argc, char **argv, bool *help, char *err, si
 	u64 req = 1, resp = 1;
 	int c;
 
+	rate_steady_init(&rs);
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":t:l:H:T:h", longopts, NULL)) != -1) {
@@ -360,6 +401,7 @@ struct workload *netperf_create(int argc, char **argv, bool *help, char *err, si
 			if (wl_parse_seconds(tool, "--warmup", optarg, 0, WL_MAX_SECONDS * NSEC_PER_SEC,
 					     &warmup, err, errlen))
 				return NULL;
+			warmup_set = true;
 			break;
 		case 'H':
 			if (strcmp(optarg, "localhost") && strcmp(optarg, "127.0.0.1") &&
@@ -398,9 +440,19 @@ struct workload *netperf_create(int argc, char **argv, bool *help, char *err, si
 			snprintf(err, errlen, "netperf: option %s needs a value", argv[optind - 1]);
 			return NULL;
 		default:
+			switch (rate_steady_option(&rs, c, tool, optarg, err, errlen)) {
+			case 1:
+				continue;
+			case -1:
+				return NULL;
+			}
 			wl_bad_option(tool, argc, argv, err, errlen);
 			return NULL;
 		}
+	}
+	if (rs.opts && !rs.on) {
+		snprintf(err, errlen, "netperf: --steady-window and --steady-tolerance need --until-steady");
+		return NULL;
 	}
 	/* Test-specific options, after "--". */
 	for (int i = optind; i < argc; i++) {
@@ -464,6 +516,8 @@ bad_r:
 	np->instances = (int)instances;
 	np->testlen = testlen;
 	np->warmup_ns = warmup;
+	np->warmup_auto = rs.on && !warmup_set;
+	np->rs = rs;
 	np->req = req;
 	np->resp = resp;
 	np->lcpu = lcpu;

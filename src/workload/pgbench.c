@@ -39,6 +39,7 @@
 
 #include "ipc/futex.h"
 #include "launcher.h"
+#include "ratesteady.h"
 
 /*
  * User-space CPU work per transaction (ns): PostgreSQL 15 and pgbench on
@@ -118,6 +119,10 @@ struct pgbench {
 	u64 iv_sum, iv_min, iv_max;
 	double iv_sum2;
 	struct sim_timer agg_timer;
+	struct rate_steady rs;		/* --until-steady: -T is the cap after the warm-up */
+	u64 measure_ns;			/* the measurement starts (after the warm-up) */
+	u64 stop_ns;			/* steady: clients stop here (0: not yet) */
+	unsigned long long warm_total;	/* transactions of the warm-up */
 	char *log;
 	size_t log_len;
 	FILE *logf;
@@ -140,6 +145,9 @@ const char pgbench_usage[] =
 	"  --buffer-hit PCT   share of the leaf and heap page lookups found in\n"
 	"              shared_buffers (wakesim; default 100); mmtests' timed-ro-medium\n"
 	"              (database 60% of RAM, shared_buffers 20%) is about 33\n"
+	RATE_STEADY_USAGE
+	"              With it, transactions of the warm-up are not counted and -T\n"
+	"              (required) is the longest measurement after it.\n"
 	"Output: pgbench's summary; result: tps (without initial connection time).\n";
 
 static void run(struct step *out, u64 ns, bool kernel)
@@ -280,12 +288,18 @@ static void backend_step(struct sim *sim, struct task_struct *p, struct step *ou
 
 static bool time_over(struct sim *sim, const struct pgbench *pg)
 {
+	if (pg->rs.on)
+		return (pg->stop_ns && sim->now >= pg->stop_ns) ||
+		       sim->now >= pg->measure_ns + pg->duration_ns;
 	return pg->duration_ns && sim->now - pg->start_ns >= pg->duration_ns;
 }
 
 static void record(struct sim *sim, struct pgbench *pg, u64 lat)
 {
-	(void)sim;
+	if (pg->rs.on && sim->now < pg->measure_ns) {
+		pg->warm_total++; /* the warm-up's transactions are not counted */
+		return;
+	}
 	pg->total++;
 	pg->lat_sum_ns += lat;
 	pg->lat_sum2 += (double)lat * (double)lat;
@@ -448,11 +462,35 @@ static void agg_fn(struct sim *sim, struct sim_timer *tm)
 		timer_arm(sim, tm, -1, sim->now + pg->aggregate_ns);
 }
 
+/* --until-steady's units: transactions counted so far. */
+static u64 pg_units(const struct sim *sim, void *arg)
+{
+	(void)sim;
+	return ((const struct pgbench *)arg)->total;
+}
+
+static void pg_steady(struct sim *sim, void *arg)
+{
+	struct pgbench *pg = arg;
+
+	if (sim->now < pg->measure_ns + pg->duration_ns)
+		pg->stop_ns = sim->now;
+}
+
 static void on_start(struct sim *sim, struct launcher *l)
 {
 	struct pgbench *pg = l->wl->priv;
 
 	pg->start_ns = sim->now;
+	if (pg->rs.on) {
+		u64 warm = rate_steady_warmup_ns(sim);
+
+		pg->measure_ns = sim->now + warm;
+		pg->rs.units = pg_units;
+		pg->rs.stop = pg_steady;
+		pg->rs.arg = pg;
+		rate_steady_begin(sim, &pg->rs, pg->measure_ns, warm);
+	}
 	pg->interval_start = sim->now;
 	if (pg->log_aggregate) {
 		timer_init(&pg->agg_timer, agg_fn, pg);
@@ -477,6 +515,8 @@ static int pg_start(struct sim *sim, struct workload *wl, char *err, size_t errl
 /* pgbench's elapsed time: the -T duration, or until the last client ended. */
 static u64 elapsed(const struct pgbench *pg)
 {
+	if (pg->rs.on)
+		return (pg->stop_ns ? pg->stop_ns : pg->measure_ns + pg->duration_ns) - pg->measure_ns;
 	if (pg->duration_ns)
 		return pg->duration_ns;
 	return pg->end_ns > pg->start_ns ? pg->end_ns - pg->start_ns : 0;
@@ -502,7 +542,7 @@ static void pg_report(struct sim *sim, struct workload *wl, FILE *out)
 		     "maximum number of tries: 1\n",
 		pg->prepared ? "prepared" : "simple", pg->clients, pg->threads);
 	if (pg->duration_ns)
-		fprintf(out, "duration: %g s\n", (double)pg->duration_ns / 1e9);
+		fprintf(out, "duration: %g s\n", (double)elapsed(pg) / 1e9);
 	else
 		fprintf(out, "number of transactions per client: %lld\n", pg->xacts_per_client);
 	fprintf(out, "number of transactions actually processed: %llu\n", pg->total);
@@ -517,6 +557,7 @@ static void pg_report(struct sim *sim, struct workload *wl, FILE *out)
 	}
 	fprintf(out, "initial connection time = 0.000 ms\n");
 	fprintf(out, "tps = %f (without initial connection time)\n", tps(pg));
+	rate_steady_report(&pg->rs, "transactions", out);
 	if (pg->report_latencies)
 		fprintf(out, "statement latencies in milliseconds and failures:\n"
 			     "         0.002           0  \\set aid random(1, 100000 * :scale)\n"
@@ -560,8 +601,9 @@ static int pg_check(struct workload *wl, char *why, size_t len)
 			return -1;
 		}
 	}
-	if (sum != pg->total) {
-		snprintf(why, len, "%llu transactions counted, %llu per client", pg->total, sum);
+	if (sum != pg->total + pg->warm_total) {
+		snprintf(why, len, "%llu transactions counted (and %llu in the warm-up), %llu per "
+			 "client", pg->total, pg->warm_total, sum);
 		return -1;
 	}
 	return 0;
@@ -577,6 +619,7 @@ static void pg_free(struct workload *wl)
 			chan_free(&pg->conn[i].r);
 		}
 		launcher_free(&pg->l);
+		rate_steady_free(&pg->rs);
 		if (pg->logf)
 			fclose(pg->logf);
 		free(pg->log);
@@ -615,15 +658,17 @@ struct workload *pgbench_create(int argc, char **argv, bool *help, char *err, si
 		{ "no-vacuum", no_argument, NULL, 'n' },
 		{ "vacuum-all", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'H' },
-		{ "buffer-hit", required_argument, NULL, 'B' },
+		{ "buffer-hit", required_argument, NULL, 'B' }, RATE_STEADY_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *tool = "pgbench";
+	struct rate_steady rs;
 	long clients = 1, threads = 1, xacts = 0, hit = 100, v;
 	u64 duration = 0, agg = 0;
 	bool select_only = true, prepared = false, rep = false, logflag = false, unix_sock = false;
 	int c;
 
+	rate_steady_init(&rs);
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":Sb:Nc:j:T:t:M:h:p:rlnv", longopts, NULL)) != -1) {
@@ -704,9 +749,24 @@ struct workload *pgbench_create(int argc, char **argv, bool *help, char *err, si
 			snprintf(err, errlen, "pgbench: option %s needs a value", argv[optind - 1]);
 			return NULL;
 		default:
+			switch (rate_steady_option(&rs, c, tool, optarg, err, errlen)) {
+			case 1:
+				continue;
+			case -1:
+				return NULL;
+			}
 			wl_bad_option(tool, argc, argv, err, errlen);
 			return NULL;
 		}
+	}
+	if (rs.opts && !rs.on) {
+		snprintf(err, errlen, "pgbench: --steady-window and --steady-tolerance need --until-steady");
+		return NULL;
+	}
+	if (rs.on && !duration) {
+		snprintf(err, errlen, "pgbench: --until-steady needs a duration (-T), the longest "
+			 "measurement");
+		return NULL;
 	}
 	if (optind + 1 < argc) {
 		snprintf(err, errlen, "pgbench: unexpected argument \"%s\"", argv[optind + 1]);
@@ -752,6 +812,7 @@ struct workload *pgbench_create(int argc, char **argv, bool *help, char *err, si
 	pg->threads = (int)threads;
 	pg->xacts_per_client = xacts;
 	pg->duration_ns = duration;
+	pg->rs = rs;
 	pg->prepared = prepared;
 	pg->report_latencies = rep;
 	pg->log_aggregate = logflag && agg;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "loadfile.h"
+#include "ratesteady.h"
 #include "rr.h"
 
 /*
@@ -61,6 +62,8 @@ struct tbench {
 	int nprocs;
 	u64 timelimit_ns, warmup_ns;
 	bool warmup_set;
+	bool warmup_auto;		/* --until-steady without --warmup */
+	struct rate_steady rs;		/* --until-steady */
 	char *loadpath;
 	struct loadfile *lf;
 	struct launcher l;
@@ -83,7 +86,9 @@ const char tbench_usage[] =
 	"  --nprocs N  the same as an option (wakesim; compare --loads clients=...)\n"
 	"  -t S        measured run time after the warm-up (default 600; fractions\n"
 	"              of a second allowed, a wakesim extension)\n"
-	"  --warmup S  warm-up time (default -t/5)\n"
+	"  --warmup S  warm-up time (default -t/5, or the rule's with --until-steady)\n"
+	RATE_STEADY_USAGE
+	"              -t stays the longest measurement.\n"
 	"  -c, --loadfile FILE   dbench load file (default " LOADFILE_DEFAULT ",\n"
 	"              from Debian's dbench package)\n"
 	"Output: dbench's per-second lines, per-operation latencies, and\n"
@@ -283,15 +288,37 @@ static void on_start(struct sim *sim, struct launcher *l)
 	timer_arm(sim, &tb->print_timer, -1, sim->now + NSEC_PER_SEC);
 }
 
+/* --until-steady's units: payload bytes so far (only differences count). */
+static u64 tb_units(const struct sim *sim, void *arg)
+{
+	const struct tbench *tb = arg;
+	u64 n = 0;
+
+	(void)sim;
+	for (int i = 0; i < tb->nprocs; i++)
+		n += tb->cl[i].bytes;
+	return n;
+}
+
+static void tb_steady(struct sim *sim, void *arg)
+{
+	launcher_close_window(sim, &((struct tbench *)arg)->l);
+}
+
 static void on_window_open(struct sim *sim, struct launcher *l)
 {
 	struct tbench *tb = l->wl->priv;
 
-	(void)sim;
 	tb->window_open = true;
 	tb->max_latency_ns = 0;
 	for (int i = 0; i < tb->nprocs; i++)
 		tb->cl[i].bytes_at_window = tb->cl[i].bytes;
+	if (tb->rs.on) {
+		tb->rs.units = tb_units;
+		tb->rs.stop = tb_steady;
+		tb->rs.arg = tb;
+		rate_steady_begin(sim, &tb->rs, sim->now, l->warmup_ns);
+	}
 }
 
 static void on_window_close(struct sim *sim, struct launcher *l)
@@ -301,6 +328,7 @@ static void on_window_close(struct sim *sim, struct launcher *l)
 
 	tb->throughput = el ? (double)window_bytes(tb) / 1e6 / ((double)el / 1e9) : 0;
 	tb->window_open = false;
+	rate_steady_end(sim, &tb->rs);
 	timer_cancel(sim, &tb->print_timer);
 	fprintf(tb->logf, "%4d  cleanup %3.0f sec\n", tb->nprocs,
 		(double)(sim->now - l->start_ns) / 1e9);
@@ -309,6 +337,9 @@ static void on_window_close(struct sim *sim, struct launcher *l)
 static int tb_start(struct sim *sim, struct workload *wl, char *err, size_t errlen)
 {
 	struct tbench *tb = wl->priv;
+
+	if (tb->warmup_auto)
+		tb->l.warmup_ns = tb->warmup_ns = rate_steady_warmup_ns(sim);
 
 	for (int i = 0; i < tb->nprocs; i++) {
 		tb->child[i] = (struct wl_child){ .comm = "tbench_srv", .fn = rr_server_step,
@@ -346,6 +377,7 @@ static void tb_report(struct sim *sim, struct workload *wl, FILE *out)
 	}
 	fprintf(out, "\nThroughput %g MB/sec  %d clients  %d procs  max_latency=%.03f ms\n\n",
 		tb->throughput, tb->nprocs, tb->nprocs, (double)tb->max_latency_ns / 1e6);
+	rate_steady_report(&tb->rs, "bytes", out);
 }
 
 static double tb_result(struct sim *sim, struct workload *wl, const char **unit, bool *hib)
@@ -386,6 +418,7 @@ static void tb_free(struct workload *wl)
 		for (int i = 0; tb->conn && i < tb->nprocs; i++)
 			rr_conn_free(&tb->conn[i]);
 		launcher_free(&tb->l);
+		rate_steady_free(&tb->rs);
 		loadfile_put(tb->lf);
 		if (tb->logf)
 			fclose(tb->logf);
@@ -416,16 +449,18 @@ struct workload *tbench_create(int argc, char **argv, bool *help, char *err, siz
 		{ "warmup", required_argument, NULL, 'W' },
 		{ "show-execute-time", no_argument, NULL, 'E' },
 		{ "nprocs", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "help", no_argument, NULL, 'h' }, RATE_STEADY_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *tool = "tbench", *loadpath = LOADFILE_DEFAULT;
+	struct rate_steady rs;
 	u64 timelimit = 600 * NSEC_PER_SEC, warmup = 0;
 	bool warmup_set = false;
 	long nprocs = 0;
 	const char *nprocs_opt = NULL;
 	int c;
 
+	rate_steady_init(&rs);
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":t:c:h", longopts, NULL)) != -1) {
@@ -457,9 +492,19 @@ struct workload *tbench_create(int argc, char **argv, bool *help, char *err, siz
 			snprintf(err, errlen, "tbench: option %s needs a value", argv[optind - 1]);
 			return NULL;
 		default:
+			switch (rate_steady_option(&rs, c, tool, optarg, err, errlen)) {
+			case 1:
+				continue;
+			case -1:
+				return NULL;
+			}
 			wl_bad_option(tool, argc, argv, err, errlen);
 			return NULL;
 		}
+	}
+	if (rs.opts && !rs.on) {
+		snprintf(err, errlen, "tbench: --steady-window and --steady-tolerance need --until-steady");
+		return NULL;
 	}
 	/* NPROCS [server], or --nprocs (what compare --loads clients= sets). */
 	int pos = optind;
@@ -510,6 +555,8 @@ struct workload *tbench_create(int argc, char **argv, bool *help, char *err, siz
 	tb->nprocs = (int)nprocs;
 	tb->timelimit_ns = timelimit;
 	tb->warmup_ns = warmup_set ? warmup : timelimit / 5;
+	tb->warmup_auto = rs.on && !warmup_set;
+	tb->rs = rs;
 	tb->child = calloc(2 * (size_t)nprocs, sizeof(*tb->child));
 	tb->conn = calloc((size_t)nprocs, sizeof(*tb->conn));
 	tb->cl = calloc((size_t)nprocs, sizeof(*tb->cl));

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "launcher.h"
+#include "ratesteady.h"
 
 #define WIS_WARMUP_SAMPLES 6	/* WARMUP_ITERATIONS 5, plus the first diff */
 #define WIS_WSS_BYTES (8 * 1024)
@@ -49,7 +50,11 @@ struct wis {
 	struct chan *pipes;		/* [2 * tasks] */
 	struct sim_timer sample_timer;
 	int nr_samples;
+	int warm_samples;		/* WIS_WARMUP_SAMPLES, more with --until-steady */
+	int measured;			/* samples averaged */
 	unsigned long long sum_total;
+	unsigned long long all_ops;	/* every sample's total, warm-up included */
+	struct rate_steady rs;		/* --until-steady */
 	char *log;			/* the per-second lines */
 	size_t log_len;
 	FILE *logf;
@@ -66,6 +71,9 @@ const char wis_usage[] =
 	"  -n     no CPU binding (will-it-scale PR #22)\n"
 	"  --sample-ms MS   length of a sample in simulated ms (wakesim; default 1000):\n"
 	"         shorter samples trade precision for simulation time\n"
+	RATE_STEADY_USAGE
+	"         The warm-up is then the rule's, in whole samples (at least 6), a\n"
+	"         checkpoint is taken at each sample's end, and -s caps the samples.\n"
 	"Output: will-it-scale's warmup/measurement lines; result: average ops/s.\n";
 
 static void run(struct step *out, u64 ns)
@@ -163,14 +171,24 @@ static void sample_fn(struct sim *sim, struct sim_timer *tm)
 		total += d;
 	}
 	w->nr_samples++;
+	w->all_ops += total;
 	fprintf(w->logf, "min:%llu max:%llu total:%llu\n", min, max, total);
-	if (w->nr_samples == WIS_WARMUP_SAMPLES)
+	if (w->nr_samples == w->warm_samples) {
 		fprintf(w->logf, "measurement\n");
-	if (w->nr_samples > WIS_WARMUP_SAMPLES)
+		rate_steady_begin(sim, &w->rs, sim->now, (u64)w->warm_samples * w->sample_ns);
+		rate_steady_point(&w->rs, sim->now, w->all_ops);
+	}
+	bool steady = false;
+
+	if (w->nr_samples > w->warm_samples) {
 		w->sum_total += total;
-	if (w->nr_samples == WIS_WARMUP_SAMPLES + w->samples) {
+		w->measured++;
+		steady = rate_steady_point(&w->rs, sim->now, w->all_ops);
+	}
+	if (steady || w->nr_samples == w->warm_samples + w->samples) {
+		rate_steady_end(sim, &w->rs);
 		/* average: ops per second (samples may be shorter than 1 s). */
-		w->average = (double)w->sum_total / w->samples * 1e9 / (double)w->sample_ns;
+		w->average = (double)w->sum_total / w->measured * 1e9 / (double)w->sample_ns;
 		fprintf(w->logf, "average:%.0f\n", w->average);
 		for (int i = 0; i < w->tasks; i++) {
 			send_sigkill(sim, w->child[i].task);
@@ -187,6 +205,13 @@ static void on_start(struct sim *sim, struct launcher *l)
 	struct wis *w = l->wl->priv;
 
 	fprintf(w->logf, "testcase:Context switch via pipes\nwarmup\n");
+	if (w->rs.on) {
+		u64 warm = rate_steady_warmup_ns(sim);
+		u64 n = (warm + w->sample_ns - 1) / w->sample_ns;
+
+		if (n > (u64)w->warm_samples)
+			w->warm_samples = (int)n;
+	}
 	timer_init(&w->sample_timer, sample_fn, w);
 	timer_arm(sim, &w->sample_timer, -1, sim->now + w->sample_ns);
 }
@@ -241,6 +266,7 @@ static void wis_report(struct sim *sim, struct workload *wl, FILE *out)
 	(void)sim;
 	fflush(w->logf);
 	fputs(w->log, out);
+	rate_steady_report(&w->rs, "ops", out);
 }
 
 static double wis_result(struct sim *sim, struct workload *wl, const char **unit, bool *hib)
@@ -265,9 +291,10 @@ static int wis_check(struct workload *wl, char *why, size_t len)
 			return -1;
 		}
 	}
-	if (w->nr_samples != WIS_WARMUP_SAMPLES + w->samples) {
+	if (w->nr_samples != w->warm_samples + w->measured ||
+	    (!w->rs.st.steady && w->measured != w->samples)) {
 		snprintf(why, len, "%d samples taken, %d expected", w->nr_samples,
-			 WIS_WARMUP_SAMPLES + w->samples);
+			 w->warm_samples + w->samples);
 		return -1;
 	}
 	return 0;
@@ -281,6 +308,7 @@ static void wis_free(struct workload *wl)
 		for (int i = 0; i < 2 * w->tasks; i++)
 			chan_free(&w->pipes[i]);
 		launcher_free(&w->l);
+		rate_steady_free(&w->rs);
 		if (w->logf)
 			fclose(w->logf);
 		free(w->log);
@@ -306,13 +334,15 @@ struct workload *wis_create(int argc, char **argv, bool *help, char *err, size_t
 {
 	static const struct option longopts[] = {
 		{ "sample-ms", required_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		RATE_STEADY_LONGOPTS, { NULL, 0, NULL, 0 },
 	};
+	struct rate_steady rs;
 	const char *tool = argv[0];
 	long tasks = 1, samples = 5, sample_ms = 1000;
 	bool smt = false, noaff = false;
 	int c;
 
+	rate_steady_init(&rs);
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":t:s:mnh", longopts, NULL)) != -1) {
@@ -343,12 +373,23 @@ struct workload *wis_create(int argc, char **argv, bool *help, char *err, size_t
 			snprintf(err, errlen, "%s: option %s needs a value", tool, argv[optind - 1]);
 			return NULL;
 		default:
+			switch (rate_steady_option(&rs, c, tool, optarg, err, errlen)) {
+			case 1:
+				continue;
+			case -1:
+				return NULL;
+			}
 			wl_bad_option(tool, argc, argv, err, errlen);
 			return NULL;
 		}
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "%s: unexpected argument \"%s\"", tool, argv[optind]);
+		return NULL;
+	}
+	if (rs.opts && !rs.on) {
+		snprintf(err, errlen, "%s: --steady-window and --steady-tolerance need --until-steady",
+			 tool);
 		return NULL;
 	}
 	if ((WIS_WARMUP_SAMPLES + samples) * sample_ms > WL_MAX_SECONDS * 1000L) {
@@ -374,6 +415,8 @@ struct workload *wis_create(int argc, char **argv, bool *help, char *err, size_t
 	w->no_affinity = noaff;
 	w->threads = strstr(tool, "_threads") != NULL;
 	w->sample_ns = (u64)sample_ms * NSEC_PER_MSEC;
+	w->warm_samples = WIS_WARMUP_SAMPLES;
+	w->rs = rs;
 	w->child = calloc((size_t)tasks, sizeof(*w->child));
 	w->t = calloc((size_t)tasks, sizeof(*w->t));
 	w->partner = calloc((size_t)tasks, sizeof(*w->partner));
