@@ -45,7 +45,7 @@ int rate_steady_option(struct rate_steady *rs, int opt, const char *tool, const 
 
 u64 rate_steady_warmup_ns(struct sim *sim)
 {
-	u64 flips = NSEC_PER_SEC + sim->tun->tick_ns;
+	u64 flips = 2 * (NSEC_PER_SEC + sim->tun->tick_ns);
 	u64 sis = 2 * sis_util_refresh_ns(sim), pelt = 3 * PELT_HALFLIFE_NS, w = flips;
 
 	if (sis > w)

@@ -36,7 +36,7 @@
 	"  --until-steady    end the measurement once the rate is steady (wakesim;\n"   \
 	"              docs/performance.md): halves of the measured span agree; the\n"  \
 	"              warm-up defaults to the slowest periodic state of the wake-up\n" \
-	"              path (wakee_flips' 1 s decay, SIS_UTIL, PELT)\n"                 \
+	"              path (two of wakee_flips' 1 s decays, SIS_UTIL, PELT)\n"                 \
 	"  --steady-window S   shortest half of the measured span (default 0.1)\n"       \
 	"  --steady-tolerance PCT   how far the halves' rates may differ (default 2)\n"
 
@@ -69,11 +69,13 @@ int rate_steady_option(struct rate_steady *rs, int opt, const char *tool, const 
 
 /*
  * The warm-up an --until-steady run needs before it measures (ns): the
- * longest of one decay period of wakee_flips (record_wakee() halves them
- * once its stamp is more than HZ jiffies old: 1 s and a tick; the tasks
- * start with their parent's stamp), two refreshes of SIS_UTIL's budget by
- * a busy CPU's LLC balancing (sis_util_refresh_ns()) and three PELT
- * half-lives (32 ms each).
+ * longest of two decay periods of wakee_flips (record_wakee() halves them
+ * once its stamp is more than HZ jiffies old: 1 s and a tick each; the
+ * tasks start with their parent's stamp and flips, and after n periods a
+ * level that grows from nothing is 1 - 2^-n of its steady value: one
+ * period left S3's pgbench at 48 clients 10% short, docs/performance.md),
+ * two refreshes of SIS_UTIL's budget by a busy CPU's LLC balancing
+ * (sis_util_refresh_ns()) and three PELT half-lives (32 ms each).
  */
 u64 rate_steady_warmup_ns(struct sim *sim);
 
