@@ -335,6 +335,7 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 				if (!c->busy) {
 					if (time_over(sim, pg) ||
 					    (pg->xacts_per_client && c->xacts >= (unsigned long long)pg->xacts_per_client)) {
+						rate_steady_end(sim, &pg->rs);
 						c->done = true;
 						chan_close(sim, &c->q); /* PQfinish() */
 						continue;

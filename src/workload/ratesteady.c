@@ -83,7 +83,6 @@ void rate_steady_end(struct sim *sim, struct rate_steady *rs)
 {
 	if (!rs->on || rs->st.steady)
 		return;
-	rs->ended = true;
 	timer_cancel(sim, &rs->tm);
 }
 

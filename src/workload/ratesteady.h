@@ -53,7 +53,6 @@ struct rate_steady {
 	u64 warm_ns;		/* the warm-up used, ns (reported) */
 	struct steady st;
 	struct sim_timer tm;
-	bool ended;		/* the workload's own length ended it first */
 };
 
 /* Defaults: off, window 0.1 s, tolerance 2%. */
