@@ -279,7 +279,7 @@ static void np_report(struct sim *sim, struct workload *wl, FILE *out)
 		fprintf(out, "(%d more instances)\n", np->instances - 8);
 	fprintf(out, "\n%d instance%s, sum of Trans. Rate per sec: %.2f\n", np->instances,
 		np->instances > 1 ? "s" : "", sum);
-	rate_steady_report(&np->rs, "trans", out);
+	rate_steady_report(&np->rs, "trans/s", 1000, out);
 }
 
 static double np_result(struct sim *sim, struct workload *wl, const char **unit, bool *hib)

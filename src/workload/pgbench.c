@@ -558,7 +558,7 @@ static void pg_report(struct sim *sim, struct workload *wl, FILE *out)
 	}
 	fprintf(out, "initial connection time = 0.000 ms\n");
 	fprintf(out, "tps = %f (without initial connection time)\n", tps(pg));
-	rate_steady_report(&pg->rs, "transactions", out);
+	rate_steady_report(&pg->rs, "tps", 1000, out);
 	if (pg->report_latencies)
 		fprintf(out, "statement latencies in milliseconds and failures:\n"
 			     "         0.002           0  \\set aid random(1, 100000 * :scale)\n"

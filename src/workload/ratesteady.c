@@ -86,16 +86,18 @@ void rate_steady_end(struct sim *sim, struct rate_steady *rs)
 	timer_cancel(sim, &rs->tm);
 }
 
-void rate_steady_report(const struct rate_steady *rs, const char *unit, FILE *out)
+void rate_steady_report(const struct rate_steady *rs, const char *unit, double per_ms,
+			FILE *out)
 {
 	if (!rs->on)
 		return;
 	if (rs->st.steady) {
-		fprintf(out, "until-steady: steady at %.3f s of measurement (%.6g and %.6g %s/ms in "
-			"two %.3g ms halves, within %g%%), after a warm-up of %.3f s; the rate is "
-			"the whole span's\n",
-			(double)rs->st.steady_at_ns / 1e9, rs->st.rate_a, rs->st.rate_b, unit,
-			(double)rs->st.span_ns / 1e6, rs->tol * 100, (double)rs->warm_ns / 1e9);
+		fprintf(out, "until-steady: steady at %.3f s of measurement (%.2f and %.2f %s in two "
+			"%.3f s halves, within %g%%), after a warm-up of %.3f s; the rate is the "
+			"whole span's\n",
+			(double)rs->st.steady_at_ns / 1e9, rs->st.rate_a * per_ms,
+			rs->st.rate_b * per_ms, unit, (double)rs->st.span_ns / 1e9, rs->tol * 100,
+			(double)rs->warm_ns / 1e9);
 		return;
 	}
 	fprintf(out, "until-steady: not steady, the whole length measured (%s; warm-up %.3f s, "

@@ -38,7 +38,8 @@
 	"              warm-up defaults to the slowest periodic state of the wake-up\n" \
 	"              path (two of wakee_flips' 1 s decays, SIS_UTIL, PELT)\n"                 \
 	"  --steady-window S   shortest half of the measured span (default 0.1)\n"       \
-	"  --steady-tolerance PCT   how far the halves' rates may differ (default 2)\n"
+	"  --steady-tolerance PCT   how far the halves' rates may differ, a whole\n"   \
+	"              percentage of 1 to 50 (default 2)\n"
 
 struct rate_steady {
 	bool on;		/* --until-steady */
@@ -94,8 +95,13 @@ bool rate_steady_point(struct rate_steady *rs, u64 now, u64 units);
 /* The measurement ended by the workload's own length: stop checking. */
 void rate_steady_end(struct sim *sim, struct rate_steady *rs);
 
-/* One line for the workload's output: the rule's figures, and whether it engaged. */
-void rate_steady_report(const struct rate_steady *rs, const char *unit, FILE *out);
+/*
+ * One line for the workload's output: the rule's figures, and whether it
+ * engaged. The halves' rates are printed in unit, which is per_ms times
+ * the units per ms (1000 for "per second" of the same units).
+ */
+void rate_steady_report(const struct rate_steady *rs, const char *unit, double per_ms,
+			FILE *out);
 
 void rate_steady_free(struct rate_steady *rs);
 

@@ -312,8 +312,12 @@ struct workload *schedpipe_create(int argc, char **argv, bool *help, char *err, 
 			snprintf(err, errlen, "%s", schedpipe_usage);
 			return NULL;
 		}
-		snprintf(err, errlen, "perf: only \"perf bench sched pipe\" is simulated (got \"%s%s%s\")",
-			 argc > 1 ? argv[1] : "", argc > 2 ? " " : "", argc > 2 ? argv[2] : "");
+		char got[160] = "";
+
+		for (int i = 1; i < argc && i < 4; i++)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got), " %s", argv[i]);
+		snprintf(err, errlen, "perf: only \"perf bench sched pipe\" is simulated (got \"perf%s\")",
+			 got);
 		return NULL;
 	}
 	/* getopt sees "pipe" as its argv[0]. */

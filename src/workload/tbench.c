@@ -377,7 +377,7 @@ static void tb_report(struct sim *sim, struct workload *wl, FILE *out)
 	}
 	fprintf(out, "\nThroughput %g MB/sec  %d clients  %d procs  max_latency=%.03f ms\n\n",
 		tb->throughput, tb->nprocs, tb->nprocs, (double)tb->max_latency_ns / 1e6);
-	rate_steady_report(&tb->rs, "bytes", out);
+	rate_steady_report(&tb->rs, "MB/sec", 1e-3, out);
 }
 
 static double tb_result(struct sim *sim, struct workload *wl, const char **unit, bool *hib)

@@ -266,7 +266,7 @@ static void wis_report(struct sim *sim, struct workload *wl, FILE *out)
 	(void)sim;
 	fflush(w->logf);
 	fputs(w->log, out);
-	rate_steady_report(&w->rs, "ops", out);
+	rate_steady_report(&w->rs, "ops/s", 1000, out);
 }
 
 static double wis_result(struct sim *sim, struct workload *wl, const char **unit, bool *hib)
