@@ -36,6 +36,7 @@ if [ "${1:-}" = "--pinning" ]; then
 				awk -F: '/"value"/ {gsub(/[ ,]/, "", $2); print $2; exit}'
 		done | awk '{s += $1} END {printf "%.6f", s / NR}'
 	}
+	echo "simulated on host with costs: ${COSTS:-the default profile (no COSTS=; see wakesim calibrate)}"
 	printf '%-36s %10s %10s %8s %10s %10s %8s %10s\n' benchmark "real free" "pinned" ratio \
 		"sim free" "pinned" ratio "sim/real"
 	for b in "perf bench sched pipe -l 100000" "hackbench -g 1 -p -T -l 1000" "hackbench -g 1 -l 1000"; do
