@@ -1,8 +1,6 @@
 /*
  * ratesteady.c - --until-steady (ratesteady.h).
  */
-#include <getopt.h>
-#include <stdlib.h>
 
 #include "kern/lb.h"
 #include "kern/pelt.h"
