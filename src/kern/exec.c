@@ -173,11 +173,6 @@ void tick_arm(struct sim *sim, struct rq *rq)
 }
 
 /*
- * __schedule(): put prev back (if still runnable), pick next with
- * pick_next_entity(), try new-idle balance when nothing is runnable, and switch.
- * Does not run the next task's program: cpu_continue() does.
- */
-/*
  * __schedule()'s writes of another line than the lock's (context_switch(),
  * v6.12): rq->curr and rq->nr_switches. Returns the ns they take at now.
  */
@@ -187,6 +182,11 @@ static u64 switch_lines(struct sim *sim, struct rq *rq)
 	       cacheline_write(sim->m, &rq->pend_line, rq->cpu, sim->now);
 }
 
+/*
+ * __schedule(): put prev back (if still runnable), pick next with
+ * pick_next_entity(), try new-idle balance when nothing is runnable, and switch.
+ * Does not run the next task's program: cpu_continue() does.
+ */
 static void do_schedule(struct sim *sim, struct rq *rq)
 {
 	struct task_struct *prev = rq->curr, *next;

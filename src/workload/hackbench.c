@@ -18,8 +18,6 @@
 #include <string.h>
 
 #include "ipc/chan.h"
-#include "kern/lb.h"
-#include "kern/pelt.h"
 #include "launcher.h"
 #include "steady.h"
 #include "workload.h"
@@ -29,8 +27,6 @@
 
 /* --ff-warmup not given: derived from the machine (ff_warmup_ns()). */
 #define FF_WARM_AUTO UINT64_MAX
-/* PELT halves history every LOAD_AVG_PERIOD periods of 1024 x 1024 ns. */
-#define PELT_HALFLIFE_NS ((u64)LOAD_AVG_PERIOD << 20)
 
 enum hb_role { HB_MAIN, HB_SENDER, HB_RECEIVER };
 
@@ -114,11 +110,7 @@ static void child_exit_notify(struct sim *sim, struct hb_task *t)
  */
 static u64 ff_warmup_ns(struct sim *sim, const struct hackbench *hb)
 {
-	u64 w = 2 * sis_util_refresh_ns(sim);
-
-	if (hb->ff_warm_ns != FF_WARM_AUTO)
-		return hb->ff_warm_ns;
-	return w > 3 * PELT_HALFLIFE_NS ? w : 3 * PELT_HALFLIFE_NS;
+	return hb->ff_warm_ns != FF_WARM_AUTO ? hb->ff_warm_ns : steady_sched_settle_ns(sim);
 }
 
 /*

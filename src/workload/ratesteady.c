@@ -2,13 +2,8 @@
  * ratesteady.c - --until-steady (ratesteady.h).
  */
 
-#include "kern/lb.h"
-#include "kern/pelt.h"
 #include "launcher.h"
 #include "ratesteady.h"
-
-/* PELT halves history every LOAD_AVG_PERIOD periods of 1024 x 1024 ns. */
-#define PELT_HALFLIFE_NS ((u64)LOAD_AVG_PERIOD << 20)
 
 void rate_steady_init(struct rate_steady *rs)
 {
@@ -43,12 +38,9 @@ int rate_steady_option(struct rate_steady *rs, int opt, const char *tool, const 
 
 u64 rate_steady_warmup_ns(struct sim *sim)
 {
-	u64 flips = 2 * (NSEC_PER_SEC + sim->tun->tick_ns);
-	u64 sis = 2 * sis_util_refresh_ns(sim), pelt = 3 * PELT_HALFLIFE_NS, w = flips;
+	u64 flips = 2 * (NSEC_PER_SEC + sim->tun->tick_ns), settle = steady_sched_settle_ns(sim);
 
-	if (sis > w)
-		w = sis;
-	return pelt > w ? pelt : w;
+	return flips > settle ? flips : settle;
 }
 
 static void checkpoint(struct sim *sim, struct sim_timer *t)

@@ -3,7 +3,19 @@
  */
 #include <stdlib.h>
 
+#include "kern/lb.h"
+#include "kern/pelt.h"
 #include "steady.h"
+
+/* PELT halves history every LOAD_AVG_PERIOD periods of 1024 x 1024 ns. */
+#define PELT_HALFLIFE_NS ((u64)LOAD_AVG_PERIOD << 20)
+
+u64 steady_sched_settle_ns(struct sim *sim)
+{
+	u64 w = 2 * sis_util_refresh_ns(sim);
+
+	return w > 3 * PELT_HALFLIFE_NS ? w : 3 * PELT_HALFLIFE_NS;
+}
 
 void steady_start(struct steady *s, u64 start_ns, u64 warm_ns, u64 window_ns, double tol,
 		  u64 units_per_round)

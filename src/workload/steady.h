@@ -64,6 +64,14 @@ void steady_start(struct steady *s, u64 start_ns, u64 warm_ns, u64 window_ns, do
  */
 bool steady_unit_done(struct steady *s, u64 now, u64 units);
 
+/*
+ * The time the scheduler's averages take to settle (ns): the longer of two
+ * refreshes of SIS_UTIL's budget by a busy CPU's LLC balancing
+ * (sis_util_refresh_ns()) and three PELT half-lives (32 ms each). The
+ * fast-forward's default warm-up; --until-steady's adds wakee_flips.
+ */
+u64 steady_sched_settle_ns(struct sim *sim);
+
 /* Free the checkpoints. */
 void steady_free(struct steady *s);
 

@@ -175,8 +175,11 @@ static void sample_fn(struct sim *sim, struct sim_timer *tm)
 	fprintf(w->logf, "min:%llu max:%llu total:%llu\n", min, max, total);
 	if (w->nr_samples == w->warm_samples) {
 		fprintf(w->logf, "measurement\n");
-		rate_steady_begin(sim, &w->rs, sim->now, (u64)w->warm_samples * w->sample_ns);
-		rate_steady_point(&w->rs, sim->now, w->all_ops);
+		if (w->rs.on) {
+			rate_steady_begin(sim, &w->rs, sim->now,
+					  (u64)w->warm_samples * w->sample_ns);
+			rate_steady_point(&w->rs, sim->now, w->all_ops);
+		}
 	}
 	bool steady = false;
 
