@@ -127,6 +127,15 @@ static void test_fast_forward_not_engaged(void **state)
 			       "halves: warm-up 0.101 s, halves of at least 0.100 s, simulated time)$'",
 			       w), 0);
 	assert_string_equal(a, b);
+	/*
+	 * The JSON says the same, unrounded: the warm-up is three PELT
+	 * half-lives of 32 periods of 1024 us, 3 x 32768 us = 0.100663296 s.
+	 */
+	assert_int_equal(tu_sh(a, sizeof(a), "%s run --machine sysfs:tests/data/host-2cpu-sysfs "
+			       "--json -- hackbench -g 2 -f 5 -l 500 -p --fast-forward | jq -c "
+			       ".result.steady", w), 0);
+	assert_string_equal(a, "{\"engaged\":false,\"warmup_s\":0.100663296,\"window_s\":0.1,"
+			       "\"tolerance_pct\":2,\"steady_at_s\":null}\n");
 }
 
 static void expect_bad(const char *args, const char *needle)

@@ -98,6 +98,22 @@ static void test_netperf(void **state)
 	assert_non_null(strstr(out, "until-steady: steady at 0.020 s of measurement (500000.00 and "
 				    "500000.00 trans/s in two 0.010 s halves, within 2%), after a warm-up "
 				    "of 2.008 s"));
+	/* The same figures in the run's JSON, in s and %. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --json -- netperf -t TCP_RR "
+			       "-T 0,1 -l 5 --until-steady --steady-window 0.01 | jq -c "
+			       ".result.steady", tu_wakesim(), IDEAL2), 0);
+	assert_string_equal(out, "{\"engaged\":true,\"warmup_s\":2.008,\"window_s\":0.01,"
+				 "\"tolerance_pct\":2,\"steady_at_s\":0.02}\n");
+	/*
+	 * compare says which cells mixed in runs that never settled: here a
+	 * length too short for two halves, in both runs of both sides.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine %s --runs 2 --test "
+			       "NO_TTWU_QUEUE -- netperf -t TCP_RR -T 0,1 -l 0.015 --until-steady "
+			       "--steady-window 0.01 --warmup 0", tu_wakesim(), IDEAL2), 0);
+	assert_non_null(strstr(out, "note: at default, base: not steady in 2 of 2 runs, which "
+				    "measured their whole length\n"
+				    "note: at default, test: not steady in 2 of 2 runs"));
 	/* A length too short for two halves is the plain run, and says so. */
 	run(IDEAL2, "netperf -t TCP_RR -T 0,1 -l 0.015 --until-steady --steady-window 0.01 --warmup 0");
 	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "--until-steady, short");
@@ -456,6 +472,29 @@ static void test_schbench(void **state)
 	/* 1000 at once: a worker passes 128 pending, schbench skips requests. */
 	run(IDEAL2, "schbench -m 1 -t 2 -r 2 -R 1000 -s 0 -n 1 -F 24");
 	assert_true(number_after("average rps:") < 1000);
+	/*
+	 * --until-steady: the same 22997 ns per request from the first, so the
+	 * halves (10 ms, checkpoints every 2 ms after the warm-up) agree at the
+	 * first comparison, 20 ms in; the statistics cover those 20 ms, 20 ms /
+	 * 22997 ns = 869.7 requests, and the rate is the span's.
+	 * The warm-up is the rule's: two wakee_flips periods of 1 s and a tick.
+	 */
+	run(IDEAL2, "schbench -m 1 -t 1 -r 2 -s 0 -n 1 -F 24 -L --until-steady --steady-window 0.01");
+	assert_non_null(strstr(out, "until-steady: steady at 0.020 s of measurement"));
+	assert_non_null(strstr(out, "after a warm-up of 2.008 s"));
+	expect_near(number_after("Request Latencies percentiles (usec) runtime 0.020 (s) ("), 869,
+		    2e-3, "--until-steady samples");
+	expect_near(number_after("average rps:"), 1e9 / 22997, 3e-3, "--until-steady rps");
+	/*
+	 * With -R the halves are at least 1 s (a burst a second) and the figure
+	 * is the wake-up latency per second: -w 1 ends the warm-up before the
+	 * round at 1 s, whose 200 requests and the next round's fall in two
+	 * 1 s halves that agree: 400 requests in 2 s.
+	 */
+	run(IDEAL2, "schbench -m 1 -t 2 -r 9 -R 200 -s 0 -n 1 -F 24 -w 1 --until-steady");
+	assert_non_null(strstr(out, "until-steady: steady at 2.000 s of measurement"));
+	assert_non_null(strstr(out, "in two 1.000 s halves"));
+	expect_near(number_after("average rps:"), 200, 1e-9, "-R 200 --until-steady");
 	/* The invocation, with locking and the default usleep. */
 	run("kunpeng920-48", "schbench -m 2 -t 4 -r 1");
 	assert_non_null(strstr(out, "* 99.0th:"));
@@ -499,6 +538,7 @@ static void test_flags(void **state)
 	expect_usage_error("perf bench sched pipe -G a,b", "unknown option \"-G\"");
 	expect_usage_error("schbench -p 4096", "-p is not simulated");
 	expect_usage_error("schbench -m 2 extra", "Extra arguments");
+	expect_usage_error("schbench --steady-window 1", "need --until-steady");
 	/* Every workload has --help (status 0) and `wakesim workloads` lists it. */
 	for (int i = 0; i < nr_workload_defs; i++) {
 		int st = tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " -- %s --help", tu_wakesim(),

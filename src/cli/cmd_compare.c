@@ -513,6 +513,8 @@ int cmd_compare(int argc, char **argv)
 				cl->idle_exits[i] += one.idle_exits[i] / runs;
 			for (int k = 0; k < PLACE_ALL; k++)
 				cl->place[k] += one.place[k] / runs;
+			cl->steady_runs += out[sp * runs + r].steady.asked;
+			cl->not_steady += out[sp * runs + r].steady.asked && !out[sp * runs + r].steady.engaged;
 		}
 		/* Specs are load-major: the base of this load is sp - sp % nsides. */
 		int bsp = sp - sp % nsides;

@@ -387,6 +387,8 @@ int cmd_run(int argc, char **argv)
 		json_object_object_add(r, "unit", json_object_new_string(res.unit));
 		json_object_object_add(r, "higher_is_better",
 				       json_object_new_boolean(res.higher_is_better));
+		if (res.steady.asked)
+			json_object_object_add(r, "steady", steady_json(&res.steady));
 		json_object_object_add(root, "result", r);
 		json_object_object_add(root, "output", json_object_new_string(report));
 		json_object_object_add(root, "metrics", metrics_json(&m, &mv));

@@ -330,6 +330,8 @@ static int run_shard(const char *file, const struct sweep_plan *p, int si, int s
 		json_object_object_add(o, "idle_exits", ie);
 		json_object_object_add(o, "placements", pl);
 		json_object_object_add(o, "placement_digest", json_object_new_string(digest));
+		if (out[k].steady.asked)
+			json_object_object_add(o, "steady", json_object_new_boolean(out[k].steady.engaged));
 		json_object_array_add(res, o);
 	}
 	for (int m = 0; m < p->nr_machines; m++)
@@ -421,7 +423,8 @@ static int check_doc(json_object *doc, const char *name, const struct sweep_plan
 	static const char *const mkeys[] = { "spec", "name", "nr_cpus", "cost_profile", "idle_states",
 					     "assumed", NULL };
 	static const char *const rkeys[] = { "job", "value", "unit", "higher_is_better", "metrics",
-					     "idle_exits", "placements", "placement_digest", NULL };
+					     "idle_exits", "placements", "placement_digest", "steady",
+					     NULL };
 	json_object *sh = get(doc, "shard", json_type_array), *v, *ms, *res;
 	char hash[32];
 	int nm = nr_metric_defs < CMP_MAX_METRICS ? nr_metric_defs : CMP_MAX_METRICS;
@@ -496,6 +499,9 @@ static int check_doc(json_object *doc, const char *name, const struct sweep_plan
 			  json_object_get_string_len(dg) == 16 &&
 			  strspn(json_object_get_string(dg), "0123456789abcdef") == 16;
 
+		/* "steady": present only when the job's rule was on. */
+		if (ok && json_object_object_get_ex(o, "steady", &v))
+			ok = json_object_is_type(v, json_type_boolean);
 		for (int d = 0; ok && d < nm; d++)
 			ok = figure_ok(json_object_array_get_idx(mv, (size_t)d), true);
 		for (size_t k = 0; ok && k < nst; k++)
@@ -505,8 +511,8 @@ static int check_doc(json_object *doc, const char *name, const struct sweep_plan
 		if (!ok) {
 			snprintf(err, errlen, "%s: results[%zu] (job %lld): expected a finite number value, "
 				 "unit, higher_is_better, %d metrics, %zu idle_exits and %d placements, "
-				 "numbers of at most 1e18, and a placement_digest of 16 hex digits", name,
-				 i, j, nm, nst, PLACE_ALL);
+				 "numbers of at most 1e18, a placement_digest of 16 hex digits, and "
+				 "steady, if there, a boolean", name, i, j, nm, nst, PLACE_ALL);
 			return -1;
 		}
 	}
@@ -685,6 +691,12 @@ static int render_table(const struct merged *mg, int m, int w, bool json, json_o
 
 				for (int k = 0; k < PLACE_ALL; k++)
 					cl->place[k] += jnum(json_object_array_get_idx(pl, (size_t)k)) / runs;
+				json_object *sv;
+
+				if (json_object_object_get_ex(o, "steady", &sv)) {
+					cl->steady_runs++;
+					cl->not_steady += !json_object_get_boolean(sv);
+				}
 				/* The same seed's run of the first policy is the base. */
 				struct plan_job bc = { m, w, l, 0, r };
 				json_object *bo = mg->res[sweep_plan_index(p, &bc)];

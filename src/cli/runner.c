@@ -6,6 +6,7 @@
 #include "report/schedstat.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +70,25 @@ int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out,
 		schedstat_write(&sim, spec->schedstat);
 	out->result = wl->ops->result(&sim, wl, &unit, &out->higher_is_better);
 	snprintf(out->unit, sizeof(out->unit), "%s", unit);
+	if (wl->ops->steady)
+		wl->ops->steady(wl, &out->steady);
 	out->met = sim.met;
 	out->ok = 1;
 	sim_free(&sim);
 	return 0;
+}
+
+json_object *steady_json(const struct wl_steady *s)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "engaged", json_object_new_boolean(s->engaged));
+	json_object_object_add(o, "warmup_s", json_object_new_double((double)s->warm_ns / 1e9));
+	json_object_object_add(o, "window_s", json_object_new_double((double)s->window_ns / 1e9));
+	json_object_object_add(o, "tolerance_pct", json_object_new_double(s->tol * 100));
+	json_object_object_add(o, "steady_at_s",
+			       s->engaged ? json_object_new_double((double)s->at_ns / 1e9) : NULL);
+	return o;
 }
 
 int host_cpus(void)

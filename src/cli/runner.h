@@ -33,6 +33,7 @@ struct run_outcome {
 	double result;		/* the benchmark's figure */
 	char unit[16];
 	bool higher_is_better;
+	struct wl_steady steady;	/* its steady-state rule, if it has one */
 	struct metrics met;
 	char err[256];		/* why it failed, if !ok */
 };
@@ -56,6 +57,13 @@ typedef void (*run_progress_fn)(int done, int n, void *arg);
 int run_many(int n, const struct run_spec *const *specs, const uint64_t *seeds,
 	     struct run_outcome *out, int jobs, run_progress_fn progress, void *arg, char *err,
 	     size_t errlen);
+
+/*
+ * A run's steady-state rule as JSON: {"engaged", "warmup_s", "window_s",
+ * "tolerance_pct", "steady_at_s"} (s of simulated time; steady_at_s null
+ * when it did not engage). Caller puts it.
+ */
+struct json_object *steady_json(const struct wl_steady *s);
 
 /* Online CPUs of this host, for the default -j. */
 int host_cpus(void);

@@ -364,6 +364,26 @@ static void print_notes(const struct cmp_table *t, FILE *f)
 		}
 }
 
+/* Under the table: cells where the steady-state rule did not engage in every run. */
+static void print_steady_notes(const struct cmp_table *t, FILE *f)
+{
+	bool first = true;
+
+	for (int l = 0; l < t->nloads; l++)
+		for (int s = 0; s < t->nsides; s++) {
+			const struct cmp_cell *c = cmp_cell_at(t, l, s);
+
+			if (!c->not_steady)
+				continue;
+			if (first)
+				fputc('\n', f);
+			first = false;
+			fprintf(f, "note: at %s, %s: not steady in %d of %d runs, which measured their "
+				"whole length\n", t->load[l], t->side_name[s], c->not_steady,
+				c->steady_runs);
+		}
+}
+
 static void print_diagnostics(const struct cmp_table *t, FILE *f)
 {
 	int rank[CMP_MAX_METRICS + WS_MAX_IDLE_STATES];
@@ -437,6 +457,7 @@ void cmp_print_text(const struct cmp_table *t, FILE *f)
 	for (enum stat_row w = ROW_MEAN; w <= ROW_MAX; w++)
 		print_block(t, f, w, lw);
 	print_notes(t, f);
+	print_steady_notes(t, f);
 	print_diagnostics(t, f);
 }
 
@@ -580,6 +601,8 @@ json_object *cmp_json(const struct cmp_table *t)
 			json_object_object_add(o, "same_placements",
 					       c->same_placements < 0 ? NULL
 								      : json_object_new_boolean(c->same_placements));
+			if (c->steady_runs)
+				json_object_object_add(o, "not_steady", json_object_new_int(c->not_steady));
 			json_object_object_add(o, "change_pct", json_object_new_double(c->change_pct));
 			json_object_object_add(o, "p_value", spread ? json_object_new_double(c->p_value) : NULL);
 			json_object_object_add(o, "significant", json_object_new_boolean(c->significant));

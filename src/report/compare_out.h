@@ -38,6 +38,12 @@ struct cmp_cell {
 	 * differ but by costs; 0: some run did not; -1: not known.
 	 */
 	int same_placements;
+	/*
+	 * Runs with a steady-state rule on (--until-steady, --fast-forward),
+	 * and how many of them it never engaged in: those measured the whole
+	 * length, so the cell mixes two kinds of run.
+	 */
+	int steady_runs, not_steady;
 	/* filled by cmp_table_stats() */
 	struct summary s;
 	double coeffvar;	/* 100 x stddev / arithmetic mean, % */

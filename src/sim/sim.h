@@ -28,6 +28,20 @@ enum {
 struct workload;
 struct wakesim_policy;
 
+/*
+ * What a workload's steady-state rule did (--until-steady, hackbench's
+ * --fast-forward), for the run's JSON and compare's notes: plain old data,
+ * as worker processes send their outcome as bytes.
+ */
+struct wl_steady {
+	bool asked;		/* the rule was on */
+	bool engaged;		/* it found the rate steady and ended (or skipped) early */
+	u64 warm_ns;		/* ns of warm-up before the measurement */
+	u64 window_ns;		/* ns: the shortest half */
+	double tol;		/* fraction: how far the halves' rates may differ */
+	u64 at_ns;		/* engaged: ns of measurement when it was decided */
+};
+
 /* A workload drives tasks through their step functions (workload/). */
 struct workload_ops {
 	const char *name;
@@ -48,6 +62,8 @@ struct workload_ops {
 	bool input_may_deadlock;
 	/* Optional: the fraction of its work done, 0..1, for a progress bar. */
 	double (*done_fraction)(const struct sim *sim, const struct workload *wl);
+	/* Optional: what its steady-state rule did (left zero when it has none). */
+	void (*steady)(const struct workload *wl, struct wl_steady *out);
 };
 
 struct workload {

@@ -467,6 +467,16 @@ static double hb_done_fraction(const struct sim *sim, const struct workload *wl)
 	return total > 0 ? done / total : 0;
 }
 
+/* Engaged means loops were skipped, not merely that the rate settled. */
+static void hb_steady_info(const struct workload *wl, struct wl_steady *out)
+{
+	const struct hackbench *hb = wl->priv;
+
+	*out = (struct wl_steady){ .asked = hb->ff, .engaged = hb->ff && hb->loops_sim < hb->loops,
+				   .warm_ns = hb->st.warm_ns, .window_ns = hb->ff_window_ns,
+				   .tol = hb->ff_tol, .at_ns = hb->st.steady ? hb->st.steady_at_ns : 0 };
+}
+
 static const struct workload_ops hackbench_ops = {
 	.done_fraction = hb_done_fraction,
 	.name = "hackbench",
@@ -475,6 +485,7 @@ static const struct workload_ops hackbench_ops = {
 	.result = hb_result,
 	.check = hackbench_check,
 	.free = hb_free,
+	.steady = hb_steady_info,
 };
 
 const char hackbench_usage[] =

@@ -325,6 +325,11 @@ static void np_free(struct workload *wl)
 	free(wl);
 }
 
+static void np_steady_info(const struct workload *wl, struct wl_steady *out)
+{
+	rate_steady_info(&((const struct netperf *)wl->priv)->rs, out);
+}
+
 static const struct workload_ops netperf_ops = {
 	.name = "netperf",
 	.start = np_start,
@@ -332,6 +337,7 @@ static const struct workload_ops netperf_ops = {
 	.result = np_result,
 	.check = np_check,
 	.free = np_free,
+	.steady = np_steady_info,
 };
 
 /* netperf's size syntax: K/M/G = 2^10.., k/m/g = 10^3.. */

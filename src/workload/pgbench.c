@@ -632,6 +632,11 @@ static void pg_free(struct workload *wl)
 	free(wl);
 }
 
+static void pg_steady_info(const struct workload *wl, struct wl_steady *out)
+{
+	rate_steady_info(&((const struct pgbench *)wl->priv)->rs, out);
+}
+
 static const struct workload_ops pgbench_ops = {
 	.name = "pgbench",
 	.start = pg_start,
@@ -639,6 +644,7 @@ static const struct workload_ops pgbench_ops = {
 	.result = pg_result,
 	.check = pg_check,
 	.free = pg_free,
+	.steady = pg_steady_info,
 };
 
 struct workload *pgbench_create(int argc, char **argv, bool *help, char *err, size_t errlen)

@@ -97,6 +97,13 @@ void rate_steady_report(const struct rate_steady *rs, const char *unit, double p
 		(double)rs->warm_ns / 1e9, (double)rs->window_ns / 1e9, rs->tol * 100);
 }
 
+void rate_steady_info(const struct rate_steady *rs, struct wl_steady *out)
+{
+	*out = (struct wl_steady){ .asked = rs->on, .engaged = rs->on && rs->st.steady,
+				   .warm_ns = rs->warm_ns, .window_ns = rs->window_ns, .tol = rs->tol,
+				   .at_ns = rs->st.steady ? rs->st.steady_at_ns : 0 };
+}
+
 void rate_steady_free(struct rate_steady *rs)
 {
 	steady_free(&rs->st);

@@ -103,6 +103,9 @@ void rate_steady_end(struct sim *sim, struct rate_steady *rs);
 void rate_steady_report(const struct rate_steady *rs, const char *unit, double per_ms,
 			FILE *out);
 
+/* What the rule did, for the run's JSON (workload_ops.steady). */
+void rate_steady_info(const struct rate_steady *rs, struct wl_steady *out);
+
 void rate_steady_free(struct rate_steady *rs);
 
 #endif

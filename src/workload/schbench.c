@@ -24,6 +24,14 @@
  * power of two above) and its percentile walk; RPS is sampled once a
  * second by the main thread from the workers' loop counts, the first
  * sample (at start) being 0 as in schbench. Output as schbench prints it.
+ *
+ * --until-steady (ratesteady.h, a wakesim extension): the rule's warm-up
+ * (or -w), after which the statistics are zeroed, then the measurement
+ * ends once its halves agree; -r stays the longest measurement. The
+ * figure whose halves must agree is the request rate in saturate mode;
+ * with -R the rate is fixed by the message threads, so it is the wake-up
+ * latency the workers record per second, which at a fixed request rate
+ * moves with their mean wake-up latency.
  */
 #include <getopt.h>
 #include <math.h>
@@ -33,6 +41,7 @@
 
 #include "ipc/futex.h"
 #include "launcher.h"
+#include "ratesteady.h"
 #include "schbench.h"
 
 /*
@@ -58,6 +67,7 @@ enum { FUTEX_BLOCKED_S = 0, FUTEX_RUNNING_S = 1 };
 struct sch_stats {
 	unsigned int plat[PLAT_NR];
 	unsigned long long nr_samples;
+	unsigned long long sum;		/* of the samples, us */
 	unsigned int max, min;
 };
 
@@ -143,6 +153,13 @@ struct schbench {
 	char *log;
 	size_t log_len;
 	FILE *logf;
+	/* --until-steady */
+	struct rate_steady rs;
+	bool warmup_set;		/* -w given: it is the warm-up */
+	struct sim_timer warm_timer;
+	bool measuring;			/* the warm-up is over */
+	u64 meas_start_ns, meas_ns;	/* the measured span, ns */
+	unsigned long long meas_loops0;	/* loops done when it began */
 };
 
 const char schbench_usage[] =
@@ -160,6 +177,11 @@ const char schbench_usage[] =
 	"  -F KB  cache footprint per worker (default 256)\n"
 	"  -C     calibrate: no locking, and the usleep not in the request latency\n"
 	"  -L     no per-CPU locking\n"
+	RATE_STEADY_USAGE
+	"              Here the figure is the request rate (with -R: the wake-up\n"
+	"              latency recorded per second, and halves of at least 1 s, as\n"
+	"              requests come in bursts once a second); -w, if given, is the warm-up;\n"
+	"              -r stays the longest measurement after it.\n"
 	"Output: schbench's percentile blocks; result: p99 wake-up latency (usec).\n"
 	"Not simulated (refused): -p pipe mode, -A auto-rps, -M/-W pinning, -j/-J json.\n";
 
@@ -198,6 +220,7 @@ static void add_lat(struct sch_stats *st, unsigned int us)
 		st->min = us;
 	st->plat[schbench_plat_index(us)]++;
 	st->nr_samples++;
+	st->sum += us;
 }
 
 static void combine(struct sch_stats *d, const struct sch_stats *s)
@@ -205,6 +228,7 @@ static void combine(struct sch_stats *d, const struct sch_stats *s)
 	for (int i = 0; i < PLAT_NR; i++)
 		d->plat[i] += s->plat[i];
 	d->nr_samples += s->nr_samples;
+	d->sum += s->sum;
 	if (s->max > d->max)
 		d->max = s->max;
 	if (!d->min || s->min < d->min)
@@ -237,16 +261,17 @@ int schbench_percentiles(const unsigned int *plat, unsigned long long nr, unsign
 	return j;
 }
 
+/* runtime: s, printed with prec decimals (schbench's are whole seconds). */
 static void show(FILE *f, const struct sch_stats *st, const char *label, const char *units,
-		 unsigned long long runtime, unsigned mask, unsigned star)
+		 double runtime, int prec, unsigned mask, unsigned star)
 {
 	unsigned int val[NPLIST];
 	unsigned long long cnt[NPLIST];
 	int n = schbench_percentiles(st->plat, st->nr_samples, val, cnt);
 
 	if (n) {
-		fprintf(f, "%s percentiles (%s) runtime %llu (s) (%llu total samples)\n", label, units,
-			runtime, st->nr_samples);
+		fprintf(f, "%s percentiles (%s) runtime %.*f (s) (%llu total samples)\n", label, units,
+			prec, runtime, st->nr_samples);
 		for (int i = 0; i < n; i++) {
 			if (!(mask & (1u << i)))
 				continue;
@@ -577,14 +602,70 @@ static void reset_stats(struct schbench *s)
 	}
 }
 
+/* The run's end: the final statistics, then the threads go. */
+static void finish(struct sim *sim, struct schbench *s)
+{
+	s->stopping = true;
+	s->final_loops = total_loops(s);
+	if (s->rs.on)
+		s->meas_ns = sim->now - s->meas_start_ns;
+	combine_all(s, &s->fin_wakeup, &s->fin_request);
+	sched_delay(s, &s->fin_msg_delay, &s->fin_worker_delay);
+	s->finished = true;
+	for (int i = 0; i < s->l.forked; i++)
+		if (s->l.child[i].task && s->l.child[i].task->__state != TASK_DEAD)
+			send_sigkill(sim, s->l.child[i].task);
+}
+
+static u64 steady_units(const struct sim *sim, void *arg)
+{
+	const struct schbench *s = arg;
+	unsigned long long lat = 0;
+
+	(void)sim;
+	if (!s->rps)
+		return total_loops(s);
+	for (int i = 0; i < s->m; i++)
+		lat += s->msgs[i].wakeup.sum;
+	return lat;
+}
+
+static void steady_stop(struct sim *sim, void *arg)
+{
+	struct schbench *s = arg;
+
+	rate_steady_end(sim, &s->rs);
+	timer_cancel(sim, &s->tick);
+	finish(sim, s);
+}
+
+/* --until-steady: the warm-up is over; zero the statistics and measure. */
+static void warm_fn(struct sim *sim, struct sim_timer *tm)
+{
+	struct schbench *s = tm->data;
+
+	fprintf(s->logf, "warmup done, zeroing stats\n");
+	reset_stats(s);
+	s->measuring = true;
+	s->meas_start_ns = sim->now;
+	s->meas_loops0 = total_loops(s);
+	s->rs.units = steady_units;
+	s->rs.stop = steady_stop;
+	s->rs.arg = s;
+	rate_steady_begin(sim, &s->rs, sim->now, sim->now - s->start_ns);
+}
+
 /* The main thread's loop (sleep_for_runtime()), once a second. */
 static void tick_fn(struct sim *sim, struct sim_timer *tm)
 {
 	struct schbench *s = tm->data;
 	u64 elapsed = sim->now - s->start_ns;
-	bool done = elapsed >= s->runtime_s * NSEC_PER_SEC;
+	bool done = s->rs.on ? s->measuring && sim->now - s->meas_start_ns >= s->runtime_s * NSEC_PER_SEC
+			     : elapsed >= s->runtime_s * NSEC_PER_SEC;
 
-	if (!s->rps && elapsed > s->warmup_s * NSEC_PER_SEC && !s->warmup_done && s->warmup_s) {
+	if (s->rs.on) {
+		/* its warm-up is warm_fn's */
+	} else if (!s->rps && elapsed > s->warmup_s * NSEC_PER_SEC && !s->warmup_done && s->warmup_s) {
 		s->warmup_done = true;
 		fprintf(s->logf, "warmup done, zeroing stats\n");
 		reset_stats(s);
@@ -604,12 +685,11 @@ static void tick_fn(struct sim *sim, struct sim_timer *tm)
 			combine_all(s, &wk, &rq);
 			sched_delay(s, &md, &wd);
 			s->last_calc_ns = sim->now;
-			show(s->logf, &wk, "Wakeup Latencies", "usec", elapsed / NSEC_PER_SEC, PL_LAT,
-			     PL_99);
-			show(s->logf, &rq, "Request Latencies", "usec", elapsed / NSEC_PER_SEC, PL_LAT,
-			     PL_99);
-			show(s->logf, &s->rps_stats, "RPS", "requests", elapsed / NSEC_PER_SEC, PL_RPS,
-			     PL_50);
+			double rt = (double)(elapsed / NSEC_PER_SEC);
+
+			show(s->logf, &wk, "Wakeup Latencies", "usec", rt, 0, PL_LAT, PL_99);
+			show(s->logf, &rq, "Request Latencies", "usec", rt, 0, PL_LAT, PL_99);
+			show(s->logf, &s->rps_stats, "RPS", "requests", rt, 0, PL_RPS, PL_50);
 			fprintf(s->logf, "sched delay: message %llu (usec) worker %llu (usec)\n",
 				md / 1000, wd / 1000);
 			fprintf(s->logf, "current rps: %.2f\n", rps);
@@ -619,15 +699,8 @@ static void tick_fn(struct sim *sim, struct sim_timer *tm)
 		timer_arm(sim, tm, -1, sim->now + NSEC_PER_SEC);
 		return;
 	}
-	/* stopping: the final statistics, then the threads go. */
-	s->stopping = true;
-	s->final_loops = total_loops(s);
-	combine_all(s, &s->fin_wakeup, &s->fin_request);
-	sched_delay(s, &s->fin_msg_delay, &s->fin_worker_delay);
-	s->finished = true;
-	for (int i = 0; i < s->l.forked; i++)
-		if (s->l.child[i].task && s->l.child[i].task->__state != TASK_DEAD)
-			send_sigkill(sim, s->l.child[i].task);
+	rate_steady_end(sim, &s->rs);
+	finish(sim, s);
 }
 
 static void on_start(struct sim *sim, struct launcher *l)
@@ -638,6 +711,12 @@ static void on_start(struct sim *sim, struct launcher *l)
 	timer_init(&s->tick, tick_fn, s);
 	/* The first round runs at once: its RPS sample is 0, as schbench's. */
 	timer_arm(sim, &s->tick, -1, sim->now);
+	if (s->rs.on) {
+		timer_init(&s->warm_timer, warm_fn, s);
+		timer_arm(sim, &s->warm_timer, -1,
+			  sim->now + (s->warmup_set ? s->warmup_s * NSEC_PER_SEC
+						    : rate_steady_warmup_ns(sim)));
+	}
 }
 
 static int sch_start(struct sim *sim, struct workload *wl, char *err, size_t errlen)
@@ -693,12 +772,19 @@ static void sch_report(struct sim *sim, struct workload *wl, FILE *out)
 	(void)sim;
 	fflush(s->logf);
 	fputs(s->log, out);
-	show(out, &s->fin_wakeup, "Wakeup Latencies", "usec", s->runtime_s, PL_LAT, PL_99);
-	show(out, &s->fin_request, "Request Latencies", "usec", s->runtime_s, PL_LAT, PL_99);
-	show(out, &s->rps_stats, "RPS", "requests", s->runtime_s, PL_RPS, PL_50);
-	fprintf(out, "average rps: %.2f\n", (double)s->final_loops / (double)s->runtime_s);
+	/* --until-steady: the measured span, to the ms (schbench prints whole seconds). */
+	double rt = s->rs.on ? (double)s->meas_ns / 1e9 : (double)s->runtime_s;
+	int prec = s->rs.on ? 3 : 0;
+
+	show(out, &s->fin_wakeup, "Wakeup Latencies", "usec", rt, prec, PL_LAT, PL_99);
+	show(out, &s->fin_request, "Request Latencies", "usec", rt, prec, PL_LAT, PL_99);
+	show(out, &s->rps_stats, "RPS", "requests", rt, prec, PL_RPS, PL_50);
+	fprintf(out, "average rps: %.2f\n",
+		s->rs.on ? (s->meas_ns ? (double)(s->final_loops - s->meas_loops0) / rt : 0)
+			 : (double)s->final_loops / rt);
 	fprintf(out, "sched delay: message %llu (usec) worker %llu (usec)\n",
 		s->fin_msg_delay / 1000, s->fin_worker_delay / 1000);
+	rate_steady_report(&s->rs, s->rps ? "wake-up us/s" : "requests/s", 1e3, out);
 }
 
 static double sch_result(struct sim *sim, struct workload *wl, const char **unit, bool *hib)
@@ -746,11 +832,17 @@ static int sch_check(struct workload *wl, char *why, size_t len)
 	return 0;
 }
 
+static void sch_steady_info(const struct workload *wl, struct wl_steady *out)
+{
+	rate_steady_info(&((const struct schbench *)wl->priv)->rs, out);
+}
+
 static void sch_free(struct workload *wl)
 {
 	struct schbench *s = wl->priv;
 
 	if (s) {
+		rate_steady_free(&s->rs);
 		launcher_free(&s->l);
 		if (s->logf)
 			fclose(s->logf);
@@ -771,6 +863,7 @@ static const struct workload_ops schbench_ops = {
 	.result = sch_result,
 	.check = sch_check,
 	.free = sch_free,
+	.steady = sch_steady_info,
 };
 
 struct workload *schbench_create(int argc, char **argv, bool *help, char *err, size_t errlen)
@@ -788,13 +881,17 @@ struct workload *schbench_create(int argc, char **argv, bool *help, char *err, s
 		{ "calibrate", no_argument, NULL, 'C' },
 		{ "no-locking", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
+		RATE_STEADY_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *tool = "schbench";
+	struct rate_steady rs;
+	bool warmup_set = false;
 	long m = 1, t = 0, r = 30, w = 0, iv = 10, rps = 0, ops = 5, sl = 100, fp = 256;
 	bool cal = false, nolock = false;
 	int c;
 
+	rate_steady_init(&rs);
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":m:t:r:R:w:i:n:s:F:CLp:A:M:W:j:J:z:P:h", longopts,
@@ -806,7 +903,7 @@ struct workload *schbench_create(int argc, char **argv, bool *help, char *err, s
 		case 't': dst = &t; lo = 1; hi = 65536; break;
 		case 'r': dst = &r; lo = 1; hi = WL_MAX_SECONDS; break;
 		case 'R': dst = &rps; lo = 0; hi = 100000000; break;
-		case 'w': dst = &w; lo = 0; hi = WL_MAX_SECONDS; break;
+		case 'w': dst = &w; lo = 0; hi = WL_MAX_SECONDS; warmup_set = true; break;
 		case 'i': dst = &iv; lo = 1; hi = 100000; break;
 		case 'n': dst = &ops; lo = 0; hi = 100000; break;
 		case 's': dst = &sl; lo = 0; hi = 100000000; break;
@@ -829,6 +926,12 @@ struct workload *schbench_create(int argc, char **argv, bool *help, char *err, s
 			snprintf(err, errlen, "schbench: option %s needs a value", argv[optind - 1]);
 			return NULL;
 		default:
+			switch (rate_steady_option(&rs, c, tool, optarg, err, errlen)) {
+			case 1:
+				continue;
+			case -1:
+				return NULL;
+			}
 			wl_bad_option(tool, argc, argv, err, errlen);
 			return NULL;
 		}
@@ -839,6 +942,10 @@ struct workload *schbench_create(int argc, char **argv, bool *help, char *err, s
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "schbench: Error Extra arguments '%s'", argv[optind]);
+		return NULL;
+	}
+	if (rs.opts && !rs.on) {
+		snprintf(err, errlen, "schbench: --steady-window and --steady-tolerance need --until-steady");
 		return NULL;
 	}
 
@@ -856,7 +963,13 @@ struct workload *schbench_create(int argc, char **argv, bool *help, char *err, s
 	s->m = (int)m;
 	s->t = (int)t;
 	s->runtime_s = (u64)r;
-	s->warmup_s = r < 30 ? 0 : (u64)w; /* schbench ignores -w below 30 s */
+	/* schbench ignores -w below 30 s; --until-steady takes it as its warm-up. */
+	s->warmup_s = r < 30 && !rs.on ? 0 : (u64)w;
+	s->rs = rs;
+	s->warmup_set = rs.on && warmup_set;
+	/* -R posts in bursts once a second: a shorter half would see the phase. */
+	if (rs.on && rps && s->rs.window_ns < NSEC_PER_SEC)
+		s->rs.window_ns = NSEC_PER_SEC;
 	s->interval_s = (u64)iv;
 	s->rps = (u64)rps;
 	s->operations = (u64)ops;

@@ -432,6 +432,11 @@ static void tb_free(struct workload *wl)
 	free(wl);
 }
 
+static void tb_steady_info(const struct workload *wl, struct wl_steady *out)
+{
+	rate_steady_info(&((const struct tbench *)wl->priv)->rs, out);
+}
+
 static const struct workload_ops tbench_ops = {
 	.name = "tbench",
 	.start = tb_start,
@@ -439,6 +444,7 @@ static const struct workload_ops tbench_ops = {
 	.result = tb_result,
 	.check = tb_check,
 	.free = tb_free,
+	.steady = tb_steady_info,
 };
 
 struct workload *tbench_create(int argc, char **argv, bool *help, char *err, size_t errlen)

@@ -324,6 +324,11 @@ static void wis_free(struct workload *wl)
 	free(wl);
 }
 
+static void wis_steady_info(const struct workload *wl, struct wl_steady *out)
+{
+	rate_steady_info(&((const struct wis *)wl->priv)->rs, out);
+}
+
 static const struct workload_ops wis_ops = {
 	.name = "context_switch1",
 	.start = wis_start,
@@ -331,6 +336,7 @@ static const struct workload_ops wis_ops = {
 	.result = wis_result,
 	.check = wis_check,
 	.free = wis_free,
+	.steady = wis_steady_info,
 };
 
 struct workload *wis_create(int argc, char **argv, bool *help, char *err, size_t errlen)
