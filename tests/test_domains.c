@@ -39,6 +39,15 @@ static void expect_domains(const struct sched_domains *d, int cpu, const struct 
 		const struct sched_group *sg = sd->groups;
 
 		do {
+			/* The list the balancer walks is the span, in CPU order. */
+			int c, k, j = 0;
+
+			for_each_cpu(c, &sg->span)
+				assert_int_equal(sg->cpus[j++], c);
+			j = 0;
+			for_each_group_cpu(c, k, sg)
+				assert_true(cpumask_test_cpu(c, &sg->span) && ++j);
+			assert_int_equal(j, sg->weight);
 			g++;
 			sg = sg->next;
 		} while (sg != sd->groups);

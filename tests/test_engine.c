@@ -20,7 +20,8 @@ static void test_cpulist(void **state)
 	assert_int_equal(cpulist_parse("4-7\n\0", &m, err, sizeof(err)), 0); /* hwloc dumps */
 	assert_int_not_equal(cpulist_parse("3-1", &m, err, sizeof(err)), 0);
 	assert_int_not_equal(cpulist_parse("1,x", &m, err, sizeof(err)), 0);
-	assert_int_not_equal(cpulist_parse("2000", &m, err, sizeof(err)), 0);
+	assert_int_not_equal(cpulist_parse("8192", &m, err, sizeof(err)), 0); /* CPUs 0..8191 */
+	assert_int_equal(cpulist_parse("8191", &m, err, sizeof(err)), 0);
 	/* for_each_cpu_wrap() from 9 over {0-3, 8, 10-11}: 10 11 0 1 2 3 8 */
 	cpulist_parse("0-3,8,10-11", &m, err, sizeof(err));
 	for_each_cpu_wrap(cpu, &m, 9)

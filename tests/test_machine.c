@@ -99,6 +99,56 @@ static void test_other_presets(void **state)
 	assert_int_equal(m->topo.nr_llcs, 4);
 	assert_int_equal(m->topo.nr_clusters, 32);
 	tu_machine_free(m);
+
+	/* 2 x 12 CCDs of 16 Zen 5c cores, SMT2: thread 1 of core c is c + 384. */
+	m = tu_machine("epyc9965-2s");
+	assert_int_equal(m->topo.nr_cpus, 768);
+	assert_int_equal(m->topo.nr_llcs, 24);
+	expect_mask(m, TOPO_LLC, 16, "16-31,400-415");
+	expect_mask(m, TOPO_PACKAGE, 0, "0-191,384-575");
+	assert_int_equal(machine_c2c_class(m, 16, 400), C2C_SMT);
+	assert_int_equal(machine_c2c_class(m, 16, 415), C2C_LLC);
+	assert_int_equal(machine_c2c_class(m, 16, 32), C2C_NODE);
+	assert_int_equal(machine_c2c_class(m, 16, 192), C2C_REMOTE);
+	tu_machine_free(m);
+
+	/* 2 x 128 cores in one LLC per socket (SNC off), SMT2. */
+	m = tu_machine("xeon6980p-2s");
+	assert_int_equal(m->topo.nr_cpus, 512);
+	expect_mask(m, TOPO_LLC, 5, "0-127,256-383");
+	expect_mask(m, TOPO_CORE, 300, "44,300");
+	tu_machine_free(m);
+}
+
+/*
+ * The limit is the distributions' NR_CPUS, 8192: a machine of 8192 CPUs
+ * (2 x 128 LLCs of 16 SMT2 cores) runs, and the siblings' lists the hot
+ * loops walk agree with the masks (thread 1 of core c is c + 4096); one of
+ * 8194 (2 x 17 x 241) is refused with the limit named.
+ */
+static void test_cpu_limit(void **state)
+{
+	(void)state;
+	char out[4096];
+	struct machine *m = tu_machine("tests/data/cpus-8192.json");
+	int c, k, n = 0, want[] = { 4095, 8191 };
+
+	assert_int_equal(m->topo.nr_cpus, 8192);
+	expect_mask(m, TOPO_LLC, 8191, "4080-4095,8176-8191");
+	for_each_smt_cpu(c, k, m, 8191)
+		assert_int_equal(c, want[n++]);
+	assert_int_equal(n, 2);
+	assert_true(cpumask_equal(machine_smt_mask(m, 4095), machine_smt_mask(m, 8191)));
+	assert_int_equal(machine_c2c_class(m, 0, 4096), C2C_SMT);
+	assert_int_equal(machine_c2c_class(m, 0, 4095), C2C_REMOTE);
+	tu_machine_free(m);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/cpus-8192.json -- "
+			       "hackbench -g 1 -l 10", tu_wakesim()), 0);
+	assert_non_null(strstr(out, "machine cpus-8192 (8192 CPUs)"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/cpus-8194.json -- "
+			       "hackbench -g 1 -l 10", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "cpus-8194.json:4: field \"topology.sockets\": the counts give 8194 "
+				    "CPUs, more than 8192"));
 }
 
 /*
@@ -498,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_epyc9654),
 		cmocka_unit_test(test_kunpeng920_48),
 		cmocka_unit_test(test_other_presets),
+		cmocka_unit_test(test_cpu_limit),
 		cmocka_unit_test(test_hybrid_presets),
 		cmocka_unit_test(test_kunpeng920_equals_real_dump),
 		cmocka_unit_test(test_host_sysfs_copy),

@@ -176,7 +176,7 @@ static void test_refused_objects(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
 			       "build/test-policies/wrong_api.so -- hackbench -l 5", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "--policy build/test-policies/wrong_api.so: built against policy "
-				    "API version 2, this wakesim has version 1"));
+				    "API version 3, this wakesim has version 2"));
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
 			       "build/test-policies/no_symbol.so -- hackbench -l 5", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "no_symbol.so: no \"wakesim_policy\" symbol"));

@@ -16,7 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WS_MAX_CPUS 1024
+/* NR_CPUS of distribution kernels (Debian, Fedora, Ubuntu: 8192). */
+#define WS_MAX_CPUS 8192
 #define CPUMASK_WORDS (WS_MAX_CPUS / 64)
 
 struct cpumask {

@@ -12,8 +12,11 @@
 
 #include "wakesim/cpumask.h"
 
-/* Bumped whenever a helper, a hook or struct wakesim_policy changes. */
-#define WAKESIM_POLICY_API 1
+/*
+ * Bumped whenever a helper, a hook, struct wakesim_policy or struct
+ * cpumask changes (2: masks of 8192 CPUs, from 1024).
+ */
+#define WAKESIM_POLICY_API 2
 
 struct task_struct;	/* a simulated task (opaque) */
 struct sched_domain;	/* a sched domain of the simulated machine (opaque) */
@@ -130,7 +133,7 @@ int wsk_sd_local_group_flags(const struct sched_domain *sd);
 
 /* A cache line of the policy's own data (e.g. a global idle mask). */
 struct policy_cacheline {
-	uint64_t opaque[32];
+	uint64_t opaque[CPUMASK_WORDS + 8];	/* a holder mask and a few fields */
 };
 void wsk_cacheline_init(struct policy_cacheline *l);
 void wsk_cacheline_read(struct policy_cacheline *l);

@@ -48,9 +48,9 @@ static void read_rq(struct sim *sim, int cpu)
 
 static bool is_core_idle(struct sim *sim, int cpu)
 {
-	int c;
+	int c, k;
 
-	for_each_cpu(c, machine_smt_mask(sim->m, cpu))
+	for_each_smt_cpu(c, k, sim->m, cpu)
 		if (c != cpu && !idle_cpu(sim, c))
 			return false;
 	return true;
@@ -63,11 +63,11 @@ static bool is_core_idle(struct sim *sim, int cpu)
 static bool should_we_balance(struct sim *sim, struct lb_env *env)
 {
 	struct sched_group *sg = env->sd->groups;
-	int cpu, idle_smt = -1;
+	int cpu, k, idle_smt = -1;
 
 	if (env->idle == CPU_NEWLY_IDLE)
 		return !sim->rq[env->dst_cpu].nr_running && !sim->rq[env->dst_cpu].ttwu_pending;
-	for_each_cpu(cpu, &sg->span) {
+	for_each_group_cpu(cpu, k, sg) {
 		if (!idle_cpu(sim, cpu))
 			continue;
 		if (!(env->sd->flags & SD_SHARE_CPUCAPACITY) && !is_core_idle(sim, cpu)) {
@@ -85,10 +85,10 @@ static bool should_we_balance(struct sim *sim, struct lb_env *env)
 static void update_sg_lb_stats(struct sim *sim, struct sched_group *group, struct lb_env *env,
 			       struct sg_stats *sgs)
 {
-	int i;
+	int i, k;
 
 	*sgs = (struct sg_stats){ 0 };
-	for_each_cpu(i, &group->span) {
+	for_each_group_cpu(i, k, group) {
 		struct rq *rq = &sim->rq[i];
 
 		read_rq(sim, i);
@@ -304,9 +304,9 @@ static int find_busiest_queue(struct sim *sim, struct lb_env *env, struct sched_
 {
 	unsigned long busiest_load = 0, busiest_capacity = 1, busiest_util = 0;
 	unsigned int busiest_nr = 0;
-	int i, busiest = -1;
+	int i, k, busiest = -1;
 
-	for_each_cpu(i, &group->span) {
+	for_each_group_cpu(i, k, group) {
 		struct rq *rq = &sim->rq[i];
 		unsigned int nr = rq->nr_running;
 		unsigned long capacity = capacity_of(sim, i);

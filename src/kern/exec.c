@@ -94,16 +94,15 @@ static bool cpu_busy(const struct rq *rq)
 
 void smt_update(struct sim *sim, int cpu)
 {
-	const struct cpumask *smt = machine_smt_mask(sim->m, cpu);
-	int s, o;
+	int s, o, k, j;
 
 	if (sim->m->topo.smt_width < 2)
 		return;
-	for_each_cpu(s, smt) {
+	for_each_smt_cpu(s, k, sim->m, cpu) {
 		struct rq *rq = &sim->rq[s];
 		bool sibling_busy = false;
 
-		for_each_cpu(o, smt)
+		for_each_smt_cpu(o, j, sim->m, cpu)
 			if (o != s && cpu_busy(&sim->rq[o]))
 				sibling_busy = true;
 		unsigned int pct = sibling_busy ? sim->m->costs.smt_speed_pct : 100;

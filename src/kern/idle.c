@@ -29,14 +29,14 @@
 static void update_idle_core(struct sim *sim, struct rq *rq)
 {
 	struct sched_domain_shared *sds = sim->doms.cpu[rq->cpu].sd_llc_shared;
-	int c;
+	int c, k;
 
 	if (!sim->doms.smt_present || !sds)
 		return;
 	line_read(sim, &sds->line);
 	if (sds->has_idle_cores)
 		return;
-	for_each_cpu(c, machine_smt_mask(sim->m, rq->cpu)) {
+	for_each_smt_cpu(c, k, sim->m, rq->cpu) {
 		if (c != rq->cpu && !available_idle_cpu(sim, c))
 			return;
 	}

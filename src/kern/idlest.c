@@ -60,10 +60,10 @@ static void update_sg_wakeup_stats(struct sim *sim, struct sched_domain *sd,
 				   struct sched_group *group, struct sg_stats *sgs,
 				   struct task_struct *p)
 {
-	int i;
+	int i, k;
 
 	*sgs = (struct sg_stats){ 0 };
-	for_each_cpu(i, &group->span) {
+	for_each_group_cpu(i, k, group) {
 		struct rq *rq = &sim->rq[i];
 		unsigned int local;
 
@@ -201,11 +201,11 @@ static int find_idlest_group_cpu(struct sim *sim, struct sched_group *group,
 	unsigned long load, min_load = ULONG_MAX;
 	u64 min_exit_latency = UINT64_MAX, latest_idle_timestamp = 0;
 	int least_loaded_cpu = this_cpu, shallowest_idle_cpu = -1;
-	int i;
+	int i, k;
 
 	if (group->weight == 1)
 		return cpumask_first(&group->span);
-	for_each_cpu(i, &group->span) {
+	for_each_group_cpu(i, k, group) {
 		struct rq *rq = &sim->rq[i];
 
 		if (!cpumask_test_cpu(i, &p->cpus_mask))

@@ -120,14 +120,12 @@ struct task_struct {
 	int last_ran_cpu;	/* where its caches are warm; -1 never ran */
 	u64 left_busy_ns;	/* that CPU's busy_ns when it left: what ran there since */
 	int nr_cpus_allowed;
-	struct cpumask cpus_mask;
 	int mm_id;		/* address space: threads of one process share it */
 
 	/* record_wakee()/wake_wide() */
 	unsigned int wakee_flips;
 	u64 wakee_flip_decay_ts;	/* ns */
 	struct task_struct *last_wakee;
-	struct cacheline flips_line;	/* the line of wakee_flips, read by wake_wide() */
 
 	/* SIS_SHORT (S4): average CPU time between two voluntary sleeps */
 	u64 dur_avg;
@@ -171,6 +169,13 @@ struct task_struct {
 	u64 pcount;
 	u64 last_switch_in;	/* ns it was last switched in */
 	struct task_struct *parent;
+
+	/*
+	 * Masks and modelled lines last (1 KiB each with 8192 CPUs), so the
+	 * hot fields above stay together.
+	 */
+	struct cpumask cpus_mask;
+	struct cacheline flips_line;	/* the line of wakee_flips, read by wake_wide() */
 };
 
 static inline int task_cpu(const struct task_struct *p)
@@ -265,18 +270,6 @@ struct rq {
 	 */
 	unsigned int sis_search, sis_domain_search, sis_scanned, sis_failed;
 
-	/*
-	 * struct rq's lines that idle checks read (kernel/sched/sched.h,
-	 * v6.12 layout): line holds __lock and nr_running; pend_line the
-	 * next one, ttwu_pending beside nr_switches and nohz_csd; curr_line
-	 * curr and idle (rq->clock, which update_rq_clock() writes and may
-	 * share it, is not modelled); cfs_line the cfs_rq's counts
-	 * (nr_running, h_nr_running, idle_h_nr_running).
-	 */
-	struct cacheline line;
-	struct cacheline pend_line;
-	struct cacheline curr_line;
-	struct cacheline cfs_line;
 	/* rq->__lock (kern/rqlock.c): its last holder and critical section, ns */
 	int lock_owner;
 	u64 lock_from, lock_until;
@@ -290,27 +283,51 @@ struct rq {
 
 	/* per-CPU accounting */
 	u64 busy_ns;
+
+	/*
+	 * struct rq's lines that idle checks read (kernel/sched/sched.h,
+	 * v6.12 layout): line holds __lock and nr_running; pend_line the
+	 * next one, ttwu_pending beside nr_switches and nohz_csd; curr_line
+	 * curr and idle (rq->clock, which update_rq_clock() writes and may
+	 * share it, is not modelled); cfs_line the cfs_rq's counts
+	 * (nr_running, h_nr_running, idle_h_nr_running). Last in wakesim's
+	 * struct: each holds a mask of up to 8192 CPUs.
+	 */
+	struct cacheline line;
+	struct cacheline pend_line;
+	struct cacheline curr_line;
+	struct cacheline cfs_line;
 };
 
 /* ---- sched domains (kern/topology.c) ---- */
 
 struct sched_group {
 	struct sched_group *next;	/* circular list, starting at the local group */
-	struct cpumask span;
 	int weight;
 	int nr_cores;			/* cores it spans (sibling_imbalance()) */
 	unsigned long capacity;		/* sum of CPU capacities */
 	unsigned int flags;		/* the child domain's flags (SD_CLUSTER, ...) */
 	struct sched_group *pool_next;	/* allocation list, for freeing */
+	/*
+	 * The span's CPUs, ascending [weight]: a group of SMT siblings or of
+	 * an LLC's two thread halves is a sparse mask, and walking it word by
+	 * word costs more than the balancing it serves on big machines.
+	 */
+	int *cpus;
+	struct cpumask span;		/* last: up to 1 KiB */
 };
+
+/* for_each_cpu(i, &sg->span), in the same order; k is the index. */
+#define for_each_group_cpu(i, k, sg) \
+	for ((k) = 0; (k) < (sg)->weight && ((i) = (sg)->cpus[k], 1); (k)++)
 
 struct sched_domain_shared {
 	int nr_busy_cpus;
 	int has_idle_cores;
 	int nr_idle_scan;
 	u64 next_scan_update;		/* ns; when SIS_UTIL stats are next refreshed */
-	struct cacheline line;		/* all three fields share one line (S1) */
 	int llc_id;
+	struct cacheline line;		/* all three fields share one line (S1) */
 };
 
 struct sched_domain {
@@ -319,7 +336,6 @@ struct sched_domain {
 	char name[8];			/* SMT, CLS, MC, PKG, NODE, NUMA */
 	int level;
 	unsigned int flags;
-	struct cpumask span;
 	int span_weight;
 	unsigned int imbalance_pct;
 	unsigned int cache_nice_tries;
@@ -338,6 +354,7 @@ struct sched_domain {
 	struct sched_domain_shared *shared;
 	int numa_distance;		/* distance of a NUMA level, 0 otherwise */
 	int imb_numa_nr;		/* tolerated NUMA imbalance, in tasks */
+	struct cpumask span;		/* last: up to 1 KiB */
 };
 
 /* Per-CPU shortcuts, update_top_cache_domain() (kernel/sched/topology.c). */

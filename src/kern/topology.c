@@ -295,13 +295,21 @@ static int build_groups(const struct machine *m, struct sched_domains *d, int nl
 				cpumask_set_cpu(i, &sg->span);
 			}
 			sg->weight = cpumask_weight(&sg->span);
-			int c2, last_core = -1;
+			sg->cpus = malloc(sizeof(int) * (size_t)sg->weight);
+			if (!sg->cpus)
+				return -1;
+			int c2, n2 = 0, last_core = -1;
 
 			for_each_cpu(c2, &sg->span) {
+				sg->cpus[n2++] = c2;
 				sg->capacity += m->topo.cpu[c2].capacity;
 				/* SMT siblings need not be adjacent: count each core once. */
 				struct cpumask core;
-				topology_mask(&m->topo, TOPO_CORE, c2, &core);
+
+				if (m->smt) /* machine_finish()'s; a scan of every CPU if not */
+					cpumask_copy(&core, machine_smt_mask(m, c2));
+				else
+					topology_mask(&m->topo, TOPO_CORE, c2, &core);
 				cpumask_and(&core, &core, &sg->span);
 				if (cpumask_first(&core) == c2 && m->topo.cpu[c2].core != last_core)
 					sg->nr_cores++;
@@ -484,6 +492,7 @@ void free_sched_domains(struct sched_domains *d)
 		struct sched_group *sg = d->group_pool;
 
 		d->group_pool = sg->pool_next;
+		free(sg->cpus);
 		free(sg);
 	}
 	free(d->cpu);

@@ -232,11 +232,10 @@ int __select_idle_cpu(struct sim *sim, int cpu)
  */
 int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int *idle_cpu)
 {
-	const struct cpumask *smt = machine_smt_mask(sim->m, core);
 	bool idle = true;
-	int cpu;
+	int cpu, k;
 
-	for_each_cpu(cpu, smt) {
+	for_each_smt_cpu(cpu, k, sim->m, core) {
 		charge(sim, sim->m->costs.scan_cpu_ns);
 		sim->met.sis_scanned++;
 		sis_rq(sim)->sis_scanned++;
@@ -253,16 +252,18 @@ int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int *idle_
 	}
 	if (idle)
 		return core;
-	cpumask_andnot(cpus, cpus, smt);
+	/* cpumask_andnot(cpus, cpus, smt), without a pass over every word */
+	for_each_smt_cpu(cpu, k, sim->m, core)
+		cpumask_clear_cpu(cpu, cpus);
 	return NO_CPU;
 }
 
 /* select_idle_smt(): an idle SMT sibling of target (prev's core). */
 int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_domain *sd, int target)
 {
-	int cpu;
+	int cpu, k;
 
-	for_each_cpu(cpu, machine_smt_mask(sim->m, target)) {
+	for_each_smt_cpu(cpu, k, sim->m, target) {
 		if (cpu == target)
 			continue;
 		if (!cpumask_test_cpu(cpu, &p->cpus_mask) || !cpumask_test_cpu(cpu, &sd->span))

@@ -10,6 +10,23 @@ void cacheline_init(struct cacheline *l)
 	l->dirty = false;
 	l->busy_from = l->busy_until = 0;
 	cpumask_clear(&l->holders);
+	l->wlo = 1;
+	l->whi = 0;
+}
+
+static void add_holder(struct cacheline *l, int cpu)
+{
+	unsigned short w = (unsigned short)(cpu >> 6);
+
+	cpumask_set_cpu(cpu, &l->holders);
+	if (l->wlo > l->whi) {
+		l->wlo = l->whi = w;
+	} else {
+		if (w < l->wlo)
+			l->wlo = w;
+		if (w > l->whi)
+			l->whi = w;
+	}
 }
 
 /* Where a missing CPU gets the line from: the last writer, else a holder. */
@@ -69,7 +86,7 @@ u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu, u64 no
 	} else {
 		ns += busy_wait(l, now); /* reads of a shared line overlap */
 	}
-	cpumask_set_cpu(cpu, &l->holders);
+	add_holder(l, cpu);
 	l->nr_holders++;
 	return ns;
 }
@@ -86,8 +103,11 @@ u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu, u64 n
 	}
 	/* Fetch from the owner, or invalidate the readers of our own line. */
 	ns = serialized(l, fetch_cost(m, l, cpu), now);
-	cpumask_clear(&l->holders);
-	cpumask_set_cpu(cpu, &l->holders);
+	for (unsigned w = l->wlo; w <= l->whi; w++)
+		l->holders.bits[w] = 0;
+	l->wlo = 1;
+	l->whi = 0;
+	add_holder(l, cpu);
 	l->nr_holders = 1;
 	l->owner = cpu;
 	l->dirty = true;

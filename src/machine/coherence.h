@@ -23,12 +23,22 @@
 
 #include "machine.h"
 
+/*
+ * The mask comes last: with up to 8192 CPUs it is 1 KiB, and the fields
+ * every access reads, and the mask's first words on a machine of a few
+ * hundred CPUs, then share the line's first 64-byte block.
+ */
 struct cacheline {
 	int owner;		/* last writer CPU, -1 if none yet */
 	int nr_holders;		/* weight of holders */
-	struct cpumask holders;	/* CPUs with a valid copy */
 	bool dirty;		/* written since it was last read remotely */
+	/*
+	 * The words of holders that may have bits set (wlo > whi: none), so
+	 * that a write clears those and not every word of a big machine's mask.
+	 */
+	unsigned short wlo, whi;
 	u64 busy_from, busy_until; /* ns: the write transfer in flight */
+	struct cpumask holders;	/* CPUs with a valid copy */
 };
 
 /* A line nobody has touched: the first access costs a memory fetch. */

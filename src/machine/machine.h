@@ -115,9 +115,22 @@ struct machine {
 	struct costs costs;
 	u64 l2_bytes;		/* private L2 per core */
 	u64 llc_bytes;		/* one last-level cache */
-	uint8_t *c2c;		/* nr_cpus x nr_cpus enum c2c_class */
 	struct cpumask *smt;	/* [nr_cpus]: cpu_smt_mask(), precomputed */
+	/*
+	 * The same as lists, for loops: [nr_cpus * topo.smt_width] CPUs of
+	 * each CPU's core, ascending, and smt_nr[cpu] of them. Walking a mask
+	 * of siblings numbered nr_cpus/2 apart reads every word between them
+	 * and after, which on a machine of thousands of CPUs is most of a
+	 * wake-up's time.
+	 */
+	int *smt_cpus, *smt_nr;
 };
+
+/* for_each_cpu(c, cpu_smt_mask(cpu)), in the same order; k is the index. */
+#define for_each_smt_cpu(c, k, m, cpu)                                              \
+	for ((k) = 0; (k) < (m)->smt_nr[cpu] &&                                    \
+		      ((c) = (m)->smt_cpus[(cpu) * (m)->topo.smt_width + (k)], 1); \
+	     (k)++)
 
 /* cpu_smt_mask(): cpu and its SMT siblings. */
 static inline const struct cpumask *machine_smt_mask(const struct machine *m, int cpu)
@@ -125,14 +138,30 @@ static inline const struct cpumask *machine_smt_mask(const struct machine *m, in
 	return &m->smt[cpu];
 }
 
+/*
+ * The closest level CPUs a and b share. Computed from their topology
+ * fields, not looked up in a table: an nr_cpus^2 table is 64 MiB at 8192
+ * CPUs, and at 1536 its random reads already cost more than the compares.
+ */
 static inline enum c2c_class machine_c2c_class(const struct machine *m, int a, int b)
 {
-	return (enum c2c_class)m->c2c[a * m->topo.nr_cpus + b];
+	const struct cpu_topo *x = &m->topo.cpu[a], *y = &m->topo.cpu[b];
+
+	if (a == b)
+		return C2C_LOCAL;
+	if (x->core == y->core)
+		return C2C_SMT;
+	if (x->llc == y->llc)
+		return x->cluster == y->cluster ? C2C_CLUSTER : C2C_LLC;
+	if (x->node == y->node)
+		return C2C_NODE;
+	return x->package == y->package ? C2C_PACKAGE : C2C_REMOTE;
 }
 
+/* ns for a cache line to move from CPU a to CPU b. */
 static inline u64 machine_c2c_ns(const struct machine *m, int a, int b)
 {
-	return m->costs.c2c_ns[m->c2c[a * m->topo.nr_cpus + b]];
+	return m->costs.c2c_ns[machine_c2c_class(m, a, b)];
 }
 
 /*
@@ -152,7 +181,7 @@ int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, s
 int machine_load(const char *spec, struct machine *m, char *err, size_t errlen);
 void machine_free(struct machine *m);
 
-/* Fill derived data (c2c classes) after topo is final. Returns 0 or -1. */
+/* Fill derived data (SMT masks) after topo is final. Returns 0 or -1. */
 int machine_finish(struct machine *m, char *err, size_t errlen);
 
 /* Built-in presets, for `wakesim machines`: name and one-line description. */

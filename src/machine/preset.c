@@ -744,10 +744,11 @@ int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, s
 
 void machine_free(struct machine *m)
 {
-	free(m->c2c);
 	free(m->smt);
-	m->c2c = NULL;
+	free(m->smt_cpus);
+	free(m->smt_nr);
 	m->smt = NULL;
+	m->smt_cpus = m->smt_nr = NULL;
 }
 
 int machine_finish(struct machine *m, char *err, size_t errlen)
@@ -758,37 +759,51 @@ int machine_finish(struct machine *m, char *err, size_t errlen)
 	if (topology_finalize(t, err, errlen))
 		return -1;
 	nr_cpu_ids = n;
-	free(m->c2c);
-	free(m->smt);
-	m->c2c = malloc((size_t)n * (size_t)n);
+	machine_free(m);
 	m->smt = malloc(sizeof(*m->smt) * (size_t)n);
-	if (!m->c2c || !m->smt) {
+	m->smt_cpus = malloc(sizeof(int) * (size_t)n * (size_t)t->smt_width);
+	m->smt_nr = calloc((size_t)n, sizeof(int));
+	if (!m->smt || !m->smt_cpus || !m->smt_nr) {
+		machine_free(m);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (int a = 0; a < n; a++)
-		for (int b = 0; b < n; b++) {
-			const struct cpu_topo *x = &t->cpu[a], *y = &t->cpu[b];
-			enum c2c_class k;
+	/*
+	 * Siblings share a (dense) core id: list each core's CPUs in one
+	 * pass, ascending, then give every CPU its core's list and mask.
+	 */
+	int nr_cores = 0, w = t->smt_width;
 
-			if (a == b)
-				k = C2C_LOCAL;
-			else if (x->core == y->core)
-				k = C2C_SMT;
-			else if (x->cluster == y->cluster && x->llc == y->llc)
-				k = C2C_CLUSTER;
-			else if (x->llc == y->llc)
-				k = C2C_LLC;
-			else if (x->node == y->node)
-				k = C2C_NODE;
-			else if (x->package == y->package)
-				k = C2C_PACKAGE;
-			else
-				k = C2C_REMOTE;
-			m->c2c[a * n + b] = (uint8_t)k;
-		}
 	for (int c = 0; c < n; c++)
-		topology_mask(t, TOPO_CORE, c, &m->smt[c]);
+		if (t->cpu[c].core >= nr_cores)
+			nr_cores = t->cpu[c].core + 1;
+	int *core_cpus = malloc(sizeof(int) * (size_t)nr_cores * (size_t)w);
+	int *core_nr = calloc((size_t)nr_cores, sizeof(int));
+
+	if (!core_cpus || !core_nr) {
+		free(core_cpus);
+		free(core_nr);
+		machine_free(m);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int c = 0; c < n; c++) {
+		int k = t->cpu[c].core;
+
+		core_cpus[k * w + core_nr[k]++] = c;
+	}
+	for (int c = 0; c < n; c++) {
+		int k = t->cpu[c].core;
+
+		cpumask_clear(&m->smt[c]);
+		m->smt_nr[c] = core_nr[k];
+		for (int i = 0; i < core_nr[k]; i++) {
+			m->smt_cpus[c * w + i] = core_cpus[k * w + i];
+			cpumask_set_cpu(core_cpus[k * w + i], &m->smt[c]);
+		}
+	}
+	free(core_cpus);
+	free(core_nr);
 	return 0;
 }
 
