@@ -286,6 +286,22 @@ static void test_plot(void **state)
 	assert_non_null(strstr(out, "gnuplot not found"));
 	assert_int_equal(tu_sh(out, sizeof(out), "ls -A /tmp/wakesim-plot2 | wc -l"), 0);
 	assert_string_equal(out, "0\n");
+	/*
+	 * Found by a trial on a full filesystem: gnuplot exits 0 when its
+	 * writes fail and leaves cut figures. A file size limit of 8 KiB (bash's
+	 * ulimit counts KiB, dash's 512 bytes) with SIGXFSZ ignored, so writes
+	 * fail with EFBIG as with ENOSPC, keeps plot.gp (4 KB) and cuts
+	 * result.png, the first checked (15-21 KB whole): an error naming it,
+	 * and nothing in DIR.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "rm -rf /tmp/wakesim-plot2 && bash -c \"trap '' XFSZ; "
+			       "ulimit -f 8; %s compare --quiet --machine sysfs:tests/data/host-2cpu-sysfs "
+			       "--test IDLE_DELAY --runs 1 --plot /tmp/wakesim-plot2 -- hackbench -l 5 "
+			       "2>&1 >/dev/null\"", w), 1);
+	assert_non_null(strstr(out, "--plot /tmp/wakesim-plot2: gnuplot's result.png is "
+				    "incomplete (no IEND chunk at its end"));
+	assert_int_equal(tu_sh(out, sizeof(out), "ls -A /tmp/wakesim-plot2 | wc -l"), 0);
+	assert_string_equal(out, "0\n");
 	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine sysfs:tests/data/host-2cpu-sysfs "
 			       "--test IDLE_DELAY --plot /nonexistent/dir/p -- hackbench -l 5", w), 2);
 	assert_non_null(strstr(out, "--plot /nonexistent/dir/p"));

@@ -182,6 +182,47 @@ static int run_gnuplot(const char *dir, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Whether gnuplot wrote path whole. It exits 0 when a write fails (a full
+ * disk, a file size limit) and leaves a cut file: a PNG must end with its
+ * IEND chunk, an SVG with its closing tag. 0, or -1 with err.
+ */
+static int output_complete(const char *path, const char *dir, const char *name, char *err,
+			   size_t errlen)
+{
+	static const unsigned char iend[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+	unsigned char tail[64];
+	bool png = strlen(path) > 4 && !strcmp(path + strlen(path) - 4, ".png");
+	FILE *f = fopen(path, "rb");
+	long size;
+	size_t n = 0;
+
+	if (!f) {
+		snprintf(err, errlen, "--plot %s: gnuplot wrote no %s", dir, name);
+		return -1;
+	}
+	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 &&
+	    fseek(f, size > (long)sizeof(tail) ? size - (long)sizeof(tail) : 0, SEEK_SET) == 0)
+		n = fread(tail, 1, sizeof(tail), f);
+	fclose(f);
+	bool ok;
+
+	if (png) {
+		ok = n >= sizeof(iend) && !memcmp(tail + n - sizeof(iend), iend, sizeof(iend));
+	} else {
+		while (n && (tail[n - 1] == '\n' || tail[n - 1] == ' '))
+			n--;
+		ok = n >= 6 && !memcmp(tail + n - 6, "</svg>", 6);
+	}
+	if (!ok) {
+		snprintf(err, errlen, "--plot %s: gnuplot's %s is incomplete (%s; a full disk or a "
+			 "file size limit?); nothing written", dir, name,
+			 png ? "no IEND chunk at its end" : "no closing </svg>");
+		return -1;
+	}
+	return 0;
+}
+
 static void remove_tmp(const char *tmp)
 {
 	char path[4096];
@@ -238,6 +279,15 @@ int cmp_plot(const struct cmp_table *t, const char *dir, char *err, size_t errle
 	if (run_gnuplot(tmp, err, errlen)) {
 		remove_tmp(tmp);
 		return -1;
+	}
+	/* Every figure whole before any is moved in: DIR never gets a half set. */
+	for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmp, outputs[i]);
+		if (!strstr(outputs[i], ".dat") && !strstr(outputs[i], ".gp") &&
+		    output_complete(path, dir, outputs[i], err, errlen)) {
+			remove_tmp(tmp);
+			return -1;
+		}
 	}
 	for (size_t i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", tmp, outputs[i]);
