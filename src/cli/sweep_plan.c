@@ -168,6 +168,55 @@ static int parse_workload(const struct pctx *c, json_object *o, int i, struct pl
 	return 0;
 }
 
+/*
+ * A file the plan names, relative to the plan's directory (as a Makefile's
+ * paths are to the Makefile), made absolute and canonical when it exists:
+ * so the same plan gives the same jobs and reports from any directory and
+ * in every shard, however the plan itself was named. NULL: out of memory.
+ */
+static char *plan_path(const struct pctx *c, const char *path)
+{
+	const char *slash = strrchr(c->file, '/');
+	/* the plan's directory: "." for "plan.json", "" (the root) for "/plan.json" */
+	int dl = slash ? (int)(slash - c->file) : 1;
+	const char *dir = slash ? c->file : ".";
+	size_t n = (size_t)dl + strlen(path) + 2;
+	char *joined = path[0] == '/' ? strdup(path) : malloc(n), *canon;
+
+	if (!joined)
+		return NULL;
+	if (path[0] != '/')
+		snprintf(joined, n, "%.*s/%s", dl, dir, path);
+	canon = realpath(joined, NULL);
+	if (!canon)
+		return joined; /* missing: its reader says so, with this path */
+	free(joined);
+	return canon;
+}
+
+/* A machine spec with its file, if it names one, resolved by plan_path(). */
+static char *plan_machine(const struct pctx *c, const char *spec)
+{
+	static const char *const prefixes[] = { "sysfs:", "hwloc:", "lscpu:" };
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(spec, prefixes[i], 6)) {
+			char *f = plan_path(c, spec + 6), *r;
+
+			if (!f)
+				return NULL;
+			r = malloc(strlen(f) + 7);
+			if (r)
+				sprintf(r, "%.6s%s", spec, f);
+			free(f);
+			return r;
+		}
+	/* machine_load()'s rule: a path, else a preset (or "host") */
+	if (strchr(spec, '/') || strstr(spec, ".json"))
+		return plan_path(c, spec);
+	return strdup(spec);
+}
+
 static int parse_policy(const struct pctx *c, json_object *o, int i, struct plan_policy *p)
 {
 	static const char *const known[] = { "name", "features", "policy", "kernel", NULL };
@@ -196,22 +245,18 @@ static int parse_policy(const struct pctx *c, json_object *o, int i, struct plan
 		free(feat);
 		return -1;
 	}
-	/* A policy object's relative path is the plan's, as a Makefile's would be. */
-	const char *slash = strrchr(c->file, '/');
+	/* A policy object's path is the plan's (plan_path()); a name is a built-in. */
 	size_t pl = pol ? strlen(pol) : 0;
 
-	if (pol && pol[0] != '/' && slash && (strchr(pol, '/') || (pl > 3 && !strcmp(pol + pl - 3, ".so")))) {
-		size_t n = (size_t)(slash - c->file) + 1 + pl + 1;
-		char *abs = malloc(n);
+	if (pol && (strchr(pol, '/') || (pl > 3 && !strcmp(pol + pl - 3, ".so")))) {
+		char *abs = plan_path(c, pol);
 
-		if (!abs) {
-			free(feat);
-			free(pol);
-			return pfail(c, key, "out of memory");
-		}
-		snprintf(abs, n, "%.*s/%s", (int)(slash - c->file), c->file, pol);
 		free(pol);
 		pol = abs;
+		if (!pol) {
+			free(feat);
+			return pfail(c, key, "out of memory");
+		}
 	}
 	if ((feat && strstr(feat, "policy=")) || (pol && strchr(pol, ','))) {
 		free(feat);
@@ -269,8 +314,14 @@ static int parse_root(const struct pctx *c, json_object *root, struct sweep_plan
 		char key[32];
 
 		snprintf(key, sizeof(key), "machines[%d]", i);
-		if (get_string(c, json_object_array_get_idx(arr, (size_t)i), key, &p->machine[i]))
+		char *spec;
+
+		if (get_string(c, json_object_array_get_idx(arr, (size_t)i), key, &spec))
 			return -1;
+		p->machine[i] = plan_machine(c, spec);
+		free(spec);
+		if (!p->machine[i])
+			return pfail(c, key, "out of memory");
 		p->nr_machines++;
 		for (int k = 0; k < i; k++)
 			if (!strcmp(p->machine[k], p->machine[i]))
