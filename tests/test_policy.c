@@ -203,12 +203,31 @@ static void test_misbehaving_policies(void **state)
 	(void)state;
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
 			       "build/test-policies/crash.so -- hackbench -g 1 -l 200", tu_wakesim()), 1);
-	assert_non_null(strstr(out, "--policy build/test-policies/crash.so crashed in one of its hooks "
-				    "(SIGSEGV): the run is lost"));
+	assert_non_null(strstr(out, "--policy build/test-policies/crash.so: its hook select_task_rq "
+				    "crashed (SIGSEGV): the run is lost"));
 	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine " TU_HOST " --runs 2 -j 2 --side "
 			       "a=default --side b=policy=build/test-policies/crash.so -- hackbench -g 1 "
 			       "-l 200", tu_wakesim()), 1);
-	assert_non_null(strstr(out, "crashed in one of its hooks (SIGSEGV)"));
+	assert_non_null(strstr(out, "its hook select_task_rq crashed (SIGSEGV)"));
+	assert_non_null(strstr(out, "worker process exited with status 1 (its message is above)"));
+	/*
+	 * Found by a trial: a policy calling abort() ended run with status 134
+	 * and no word; one that loops hung for ever. Both name the policy and
+	 * the hook, in run and in compare's workers; a hook call may use 1 s of
+	 * CPU time (POLICY_HOOK_LIMIT_S), caught within two.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
+			       "build/test-policies/abort.so -- hackbench -g 1 -l 200", tu_wakesim()), 1);
+	assert_non_null(strstr(out, "--policy build/test-policies/abort.so: its hook select_task_rq "
+				    "crashed (SIGABRT): the run is lost"));
+	assert_int_equal(tu_sh(out, sizeof(out), "timeout 60 %s run --machine " TU_HOST " --policy "
+			       "build/test-policies/loop.so -- hackbench -g 1 -l 200", tu_wakesim()), 1);
+	assert_non_null(strstr(out, "--policy build/test-policies/loop.so: its hook select_task_rq ran "
+				    "for over 1 s of CPU time in one call"));
+	assert_int_equal(tu_sh(out, sizeof(out), "timeout 60 %s compare --machine " TU_HOST " --runs 2 "
+			       "-j 2 --side a=default --side b=policy=build/test-policies/loop.so -- "
+			       "hackbench -g 1 -l 200", tu_wakesim()), 1);
+	assert_non_null(strstr(out, "loop.so: its hook select_task_rq ran for over 1 s"));
 	assert_non_null(strstr(out, "worker process exited with status 1 (its message is above)"));
 	/*
 	 * Every placement (a wake-up that selects a CPU, or a fork) of a task

@@ -133,7 +133,7 @@ int wsk_sd_local_group_flags(const struct sched_domain *sd);
 
 /* A cache line of the policy's own data (e.g. a global idle mask). */
 struct policy_cacheline {
-	uint64_t opaque[CPUMASK_WORDS + 8];	/* a holder mask and a few fields */
+	uint64_t opaque[24];
 };
 void wsk_cacheline_init(struct policy_cacheline *l);
 void wsk_cacheline_read(struct policy_cacheline *l);

@@ -3,22 +3,87 @@
  */
 #include "coherence.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+/* The arena: chunks of words, bump-allocated, freed all at once. */
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used, cap;	/* words */
+	uint64_t words[];
+};
+
+static struct arena_chunk *arena;
+static int arena_users;
+
+void cacheline_arena_get(void)
+{
+	arena_users++;
+}
+
+void cacheline_arena_put(void)
+{
+	if (arena_users > 0 && --arena_users == 0)
+		while (arena) {
+			struct arena_chunk *c = arena;
+
+			arena = c->next;
+			free(c);
+		}
+}
+
+/* n zeroed words; aborts when memory is out (a line cannot fail to hold). */
+static uint64_t *arena_words(size_t n)
+{
+	if (!arena || arena->cap - arena->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
+		struct arena_chunk *c = calloc(1, sizeof(*c) + cap * sizeof(uint64_t));
+
+		if (!c)
+			abort();
+		c->cap = cap;
+		c->next = arena;
+		arena = c;
+	}
+	uint64_t *w = arena->words + arena->used;
+
+	arena->used += n;
+	return w;
+}
+
+static uint64_t *holder_words(struct cacheline *l)
+{
+	if (nr_cpu_ids <= CACHELINE_INLINE_WORDS * 64)
+		return l->small;
+	if (!l->big)
+		l->big = arena_words((size_t)cpumask_nr_words());
+	return l->big;
+}
+
 void cacheline_init(struct cacheline *l)
 {
 	l->owner = -1;
 	l->nr_holders = 0;
 	l->dirty = false;
 	l->busy_from = l->busy_until = 0;
-	cpumask_clear(&l->holders);
+	l->big = NULL;
+	memset(l->small, 0, sizeof(l->small));
 	l->wlo = 1;
 	l->whi = 0;
+}
+
+static bool is_holder(struct cacheline *l, int cpu)
+{
+	if (l->wlo > l->whi)
+		return false;
+	return (holder_words(l)[cpu >> 6] >> (cpu & 63)) & 1;
 }
 
 static void add_holder(struct cacheline *l, int cpu)
 {
 	unsigned short w = (unsigned short)(cpu >> 6);
 
-	cpumask_set_cpu(cpu, &l->holders);
+	holder_words(l)[w] |= UINT64_C(1) << (cpu & 63);
 	if (l->wlo > l->whi) {
 		l->wlo = l->whi = w;
 	} else {
@@ -29,18 +94,34 @@ static void add_holder(struct cacheline *l, int cpu)
 	}
 }
 
+/* The lowest holder other than cpu, or -1. */
+static int other_holder(struct cacheline *l, int cpu)
+{
+	if (l->wlo > l->whi)
+		return -1;
+	const uint64_t *hw = holder_words(l);
+
+	for (unsigned w = l->wlo; w <= l->whi; w++) {
+		uint64_t bits = hw[w];
+
+		if ((int)w == cpu >> 6)
+			bits &= ~(UINT64_C(1) << (cpu & 63));
+		if (bits) {
+			int h = (int)(w << 6) + __builtin_ctzll(bits);
+
+			return h < nr_cpu_ids ? h : -1;
+		}
+	}
+	return -1;
+}
+
 /* Where a missing CPU gets the line from: the last writer, else a holder. */
-static u64 fetch_cost(const struct machine *m, const struct cacheline *l, int cpu)
+static u64 fetch_cost(const struct machine *m, struct cacheline *l, int cpu)
 {
 	int src = l->owner;
 
-	if (src < 0 || src == cpu) {
-		int h = cpumask_first(&l->holders);
-
-		if (h == cpu)
-			h = cpumask_next(h, &l->holders);
-		src = h < nr_cpu_ids ? h : -1;
-	}
+	if (src < 0 || src == cpu)
+		src = other_holder(l, cpu);
 	if (src < 0) /* only memory has it: priced as the farthest transfer */
 		return m->costs.c2c_ns[C2C_REMOTE];
 	return machine_c2c_ns(m, src, cpu);
@@ -75,7 +156,7 @@ u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu, u64 no
 {
 	if (cpu < 0)
 		return 0; /* the workload's own clock, outside every CPU */
-	if (cpumask_test_cpu(cpu, &l->holders))
+	if (is_holder(l, cpu))
 		return m->costs.c2c_ns[C2C_LOCAL];
 	u64 ns = fetch_cost(m, l, cpu);
 
@@ -103,8 +184,12 @@ u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu, u64 n
 	}
 	/* Fetch from the owner, or invalidate the readers of our own line. */
 	ns = serialized(l, fetch_cost(m, l, cpu), now);
-	for (unsigned w = l->wlo; w <= l->whi; w++)
-		l->holders.bits[w] = 0;
+	if (l->wlo <= l->whi) {
+		uint64_t *hw = holder_words(l);
+
+		for (unsigned w = l->wlo; w <= l->whi; w++)
+			hw[w] = 0;
+	}
 	l->wlo = 1;
 	l->whi = 0;
 	add_holder(l, cpu);

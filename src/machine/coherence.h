@@ -24,21 +24,25 @@
 #include "machine.h"
 
 /*
- * The mask comes last: with up to 8192 CPUs it is 1 KiB, and the fields
- * every access reads, and the mask's first words on a machine of a few
- * hundred CPUs, then share the line's first 64-byte block.
+ * The holders' bits: inline for machines of up to 1024 CPUs (what a line
+ * weighed before the limit rose to 8192), else nr_cpu_ids bits from an
+ * arena shared by the simulations alive, allocated at the first holder,
+ * so an object with a line stays small and its hot fields together.
  */
+#define CACHELINE_INLINE_WORDS 16
+
 struct cacheline {
 	int owner;		/* last writer CPU, -1 if none yet */
-	int nr_holders;		/* weight of holders */
+	int nr_holders;		/* how many CPUs hold a copy */
 	bool dirty;		/* written since it was last read remotely */
 	/*
-	 * The words of holders that may have bits set (wlo > whi: none), so
-	 * that a write clears those and not every word of a big machine's mask.
+	 * The words of the holders' bits that may be set (wlo > whi: none),
+	 * so that a write clears those and not every word of a big machine.
 	 */
 	unsigned short wlo, whi;
 	u64 busy_from, busy_until; /* ns: the write transfer in flight */
-	struct cpumask holders;	/* CPUs with a valid copy */
+	uint64_t *big;		/* over 1024 CPUs: the holders' bits, or NULL before any */
+	uint64_t small[CACHELINE_INLINE_WORDS];	/* up to 1024 CPUs: the holders' bits */
 };
 
 /* A line nobody has touched: the first access costs a memory fetch. */
@@ -53,5 +57,13 @@ u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu, u64 no
 
 /* Cost in ns for cpu to write l at now; it becomes the only holder (cpu -1: 0). */
 u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu, u64 now);
+
+/*
+ * The arena of big machines' holder bits lives while a simulation does:
+ * sim_init() takes a reference, sim_free() drops it, and the last drop
+ * frees the arena (every line then belongs to a freed simulation).
+ */
+void cacheline_arena_get(void);
+void cacheline_arena_put(void);
 
 #endif

@@ -6,7 +6,13 @@
 #include <dlfcn.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
+
+#include "sim/sim.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const struct {
 	const char *name, *summary;
@@ -33,16 +39,52 @@ void policy_list(FILE *out)
 }
 
 /*
- * A policy object is user code in our process: if it crashes in a hook
- * (policy_sim is set while a hook runs), say so and whose, instead of
- * dying silently. A fault outside a hook goes to the handler that was
- * there before (a sanitizer's, or the default), by re-raising it.
+ * A policy object is user code in our process: if it crashes or aborts in
+ * a hook (policy_sim is set while a hook runs), or a hook call runs past
+ * the time limit, say so, whose and which hook, instead of dying silently
+ * or hanging. A fault outside a hook goes to the handler that was there
+ * before (a sanitizer's, or the default), by re-raising it.
  */
-static const int fatal_sig[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+static const int fatal_sig[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+static const char *const fatal_name[] = { "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT" };
 #define NR_FATAL (sizeof(fatal_sig) / sizeof(fatal_sig[0]))
 static struct sigaction prev_sa[NR_FATAL];
-static char crash_msg[NR_FATAL][600];
-static size_t crash_len[NR_FATAL];
+static bool guarded;
+
+/* The objects loaded, to name the one whose hook failed. */
+#define MAX_LOADED 64
+static struct {
+	const struct wakesim_policy *p;
+	char path[400];
+} loaded[MAX_LOADED];
+static int nr_loaded;
+
+const char *volatile policy_hook;
+volatile unsigned long policy_calls;
+
+/* write(2) of a string: what a signal handler may call. */
+static void say(const char *s)
+{
+	ssize_t r = write(2, s, strlen(s));
+
+	(void)r;
+}
+
+/* "wakesim: --policy PATH: its hook HOOK " for the policy running now. */
+static void say_who(void)
+{
+	const struct wakesim_policy *p = policy_sim ? policy_sim->cfg.policy : NULL;
+	const char *path = p ? p->name : "?";
+
+	for (int i = 0; i < nr_loaded; i++)
+		if (loaded[i].p == p)
+			path = loaded[i].path;
+	say("wakesim: --policy ");
+	say(path);
+	say(": its hook ");
+	say(policy_hook ? policy_hook : "?");
+	say(" ");
+}
 
 static void policy_fault(int sig)
 {
@@ -50,28 +92,75 @@ static void policy_fault(int sig)
 		if (fatal_sig[i] != sig)
 			continue;
 		if (policy_sim) {
-			ssize_t r = write(2, crash_msg[i], crash_len[i]);
-
-			(void)r;
+			say_who();
+			say("crashed (");
+			say(fatal_name[i]);
+			say("): the run is lost\n");
 			_exit(1);
 		}
 		sigaction(sig, &prev_sa[i], NULL);
-		return;	/* the faulting instruction faults again, into that handler */
+		/* A fault repeats into that handler; abort() re-raises after us. */
+		if (sig != SIGABRT)
+			return;
+		raise(sig);
+		return;
 	}
 }
 
-static void guard_crashes(const char *path)
+/*
+ * Every POLICY_HOOK_LIMIT_S of CPU time: a hook that was running at the
+ * last tick and is still the same call (no call since) has run a whole
+ * period.
+ */
+static void policy_watchdog(int sig)
 {
-	static const char *const names[NR_FATAL] = { "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL" };
+	static unsigned long seen_calls;
+	static bool seen_in_hook;
+
+	(void)sig;
+	if (policy_sim && seen_in_hook && policy_calls == seen_calls) {
+		say_who();
+		say("ran for over " STR(POLICY_HOOK_LIMIT_S) " s of CPU time in one call (the limit; "
+		    "a loop that never ends?): the run is lost\n");
+		_exit(1);
+	}
+	seen_in_hook = policy_sim != NULL;
+	seen_calls = policy_calls;
+}
+
+static void guard_crashes(const struct wakesim_policy *p, const char *path)
+{
 	struct sigaction sa = { .sa_handler = policy_fault };
 
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NR_FATAL; i++) {
-		snprintf(crash_msg[i], sizeof(crash_msg[i]), "wakesim: --policy %.400s crashed in one "
-			 "of its hooks (%s): the run is lost\n", path, names[i]);
-		crash_len[i] = strlen(crash_msg[i]);
-		sigaction(fatal_sig[i], &sa, &prev_sa[i]);
+	if (nr_loaded < MAX_LOADED) {
+		loaded[nr_loaded].p = p;
+		snprintf(loaded[nr_loaded].path, sizeof(loaded[nr_loaded].path), "%s", path);
+		nr_loaded++;
 	}
+	if (guarded)
+		return;
+	guarded = true;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NR_FATAL; i++)
+		sigaction(fatal_sig[i], &sa, &prev_sa[i]);
+	struct sigaction wd = { .sa_handler = policy_watchdog, .sa_flags = SA_RESTART };
+
+	sigemptyset(&wd.sa_mask);
+	sigaction(SIGPROF, &wd, NULL);
+}
+
+void policy_watchdog_arm(void)
+{
+	static pid_t armed;
+	pid_t me = getpid();
+
+	/* A fork()ed worker does not inherit the timer: arm it once per process. */
+	if (!guarded || armed == me)
+		return;
+	armed = me;
+	struct itimerval it = { { POLICY_HOOK_LIMIT_S, 0 }, { POLICY_HOOK_LIMIT_S, 0 } };
+
+	setitimer(ITIMER_PROF, &it, NULL);
 }
 
 static int load_object(const char *path, const struct wakesim_policy **out, char *err,
@@ -115,7 +204,7 @@ static int load_object(const char *path, const struct wakesim_policy **out, char
 	}
 	/* Kept loaded for the process's life: simulations hold its hooks. */
 	*out = p;
-	guard_crashes(path);
+	guard_crashes(p, path);
 	return 0;
 }
 

@@ -34,6 +34,11 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		snprintf(err, errlen, "internal error: PELT series does not give LOAD_AVG_MAX");
 		return -1;
 	}
+	if (cfg->policy)
+		policy_watchdog_arm();
+	/* Lines' holder bits on machines over 1024 CPUs (coherence.h). */
+	cacheline_arena_get();
+	sim->arena_ref = true;
 	if (evq_init(&sim->evq) || build_sched_domains_cls(m, &sim->doms, cfg->tunables.kver != KV_5_12)) {
 		snprintf(err, errlen, "out of memory building the machine model");
 		sim_free(sim);
@@ -117,6 +122,9 @@ void sim_free(struct sim *sim)
 	free_sched_domains(&sim->doms);
 	if (sim->wl && sim->wl->ops->free)
 		sim->wl->ops->free(sim->wl);
+	/* Last: the workload's lines (futexes, pipes) were in the arena too. */
+	if (sim->arena_ref)
+		cacheline_arena_put();
 	memset(sim, 0, sizeof(*sim));
 }
 

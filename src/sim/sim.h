@@ -93,6 +93,7 @@ struct wc_checker;
 
 struct sim {
 	const struct machine *m;
+	bool arena_ref;		/* holds a reference on the lines' arena (coherence.h) */
 	struct sim_config cfg;
 	struct sched_features feat;	/* cfg.features, read on hot paths */
 	const struct sched_tunables *tun;
