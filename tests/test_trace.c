@@ -282,6 +282,9 @@ static void test_trace_bad_options(void **state)
 		{ "--trace /tmp/t.txt --trace-window 0.2:0.1", "FROM must be before TO" },
 		{ "--trace /tmp/t.txt --trace-window x:1", "--trace-window FROM" },
 		{ "--trace-window 0:1", "--trace-window without --trace FILE" },
+		{ "--trace-max-size 1M", "--trace-max-size without --trace FILE" },
+		{ "--trace /tmp/t.txt --trace-max-size 12Q", "--trace-max-size \"12Q\": expected a size" },
+		{ "--trace /tmp/t.txt --trace-max-size -1", "--trace-max-size \"-1\"" },
 		{ "--trace /nonexistent/dir/t.txt", "directory /nonexistent/dir does not exist" },
 	};
 
@@ -325,12 +328,49 @@ static void test_trace_outputs(void **state)
 			       "/tmp/wakesim-s.txt"), 1);
 }
 
+/*
+ * Found by a trial: `run --trace t.txt -- hackbench -g 8 -l 20000` wrote
+ * 1.94 GB without a word. --trace-max-size 4M: the events stop at the
+ * first one that reaches 4194304 bytes (so up to one line more),
+ * then a marker line; an early warning gives the run's estimated size,
+ * a final one the cut; the trace still replays (its '#' lines are
+ * comments, as ftrace's are).
+ */
+static void test_trace_max_size(void **state)
+{
+	(void)state;
+	char out[8192];
+	const char *w = tu_wakesim();
+	long ev;
+
+	assert_int_equal(tu_sh(out, sizeof(out), "rm -f /tmp/wakesim-max.txt; { %s run --machine "
+			       "kunpeng920-48 --trace /tmp/wakesim-max.txt --trace-max-size 4M -- "
+			       "hackbench -g 4 -l 5000 >/dev/null; }", w), 0);
+	assert_non_null(strstr(out, "warning: --trace: at this run's pace its trace would be about "));
+	assert_non_null(strstr(out, "warning: --trace /tmp/wakesim-max.txt stopped at "
+				    "--trace-max-size (4194304 bytes) at "));
+	assert_int_equal(tu_sh(out, sizeof(out), "tail -n 1 /tmp/wakesim-max.txt | cut -c1-60; "
+			       "grep -v '^#' /tmp/wakesim-max.txt | wc -c"), 0);
+	assert_non_null(strstr(out, "# wakesim: --trace-max-size 4194304 bytes reached at 0."));
+	ev = atol(strchr(out, '\n') + 1);
+	assert_true(ev >= 4194304 && ev < 4194304 + 300);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s replay /tmp/wakesim-max.txt --machine "
+			       "kunpeng920-48 >/dev/null", w), 0);
+	/* 0: no bound; the whole run's trace, and no warning. */
+	assert_int_equal(tu_sh(out, sizeof(out), "{ %s run --machine kunpeng920-48 --trace "
+			       "/tmp/wakesim-max.txt --trace-max-size 0 -- hackbench -g 4 -l 500 "
+			       ">/dev/null; } && grep -c 'trace-max-size' /tmp/wakesim-max.txt", w), 1);
+	assert_string_equal(out, "0\n");
+	tu_sh(out, sizeof(out), "rm -f /tmp/wakesim-max.txt");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace_formats),
 		cmocka_unit_test(test_trace_bad_options),
 		cmocka_unit_test(test_trace_outputs),
+		cmocka_unit_test(test_trace_max_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

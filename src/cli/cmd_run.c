@@ -23,7 +23,8 @@ static const char run_usage[] =
 	"                   [--policy NAME|FILE.so] [--sysctl NAME=VALUE]... [--seed N]\n"
 	"                   [--node N | --cpus LIST]\n"
 	"                   [--wc-threshold T] [--schedstat FILE] [--trace FILE]\n"
-	"                   [--trace-window FROM:TO] [--json] [-o FILE] [--quiet]\n"
+	"                   [--trace-window FROM:TO] [--trace-max-size SIZE] [--json]\n"
+	"                   [-o FILE] [--quiet]\n"
 	"                   -- WORKLOAD [ARGS...]\n"
 	"Runs one simulation and prints the benchmark's output and the run's metrics.\n"
 	"--kernel: v5.12, v6.4 (CFS), v6.6 or mainline (EEVDF, the default): the\n"
@@ -39,6 +40,9 @@ static const char run_usage[] =
 	"--trace FILE: write the sched events (switch, waking, wakeup, wakeup_new,\n"
 	"migrate_task, process_fork, process_exit) as ftrace text, as\n"
 	"/sys/kernel/tracing/trace shows them (wakesim replay reads it back);\n"
+	"--trace-max-size SIZE: stop the trace's events at SIZE bytes (K, M, G\n"
+	"suffixes are 2^10..2^30; default 1G, 0 for no bound), with a marker line;\n"
+	"wakesim warns once the run's progress says the trace will get there.\n"
 	"--trace-window FROM:TO (seconds of simulated time, e.g.\n"
 	"0.1:0.2) keeps only those in [FROM, TO).\n"
 	"On a terminal, the progress shows on stderr unless --quiet.\n";
@@ -49,6 +53,39 @@ static void show_progress(const struct sim *sim, void *arg)
 	double frac = ops->done_fraction ? ops->done_fraction(sim, sim->wl) : -1;
 
 	progress_sim(arg, frac, (double)sim->now / 1e9, (unsigned long long)sim->met.events);
+}
+
+/* --trace-max-size SIZE: bytes, with K/M/G/T (2^10..2^40); 0 is no bound. */
+static int parse_size(const char *arg, u64 *out)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end != arg && *end && !end[1])
+		switch (*end) {
+		case 'K': case 'k': shift = 10; end++; break;
+		case 'M': case 'm': shift = 20; end++; break;
+		case 'G': case 'g': shift = 30; end++; break;
+		case 'T': case 't': shift = 40; end++; break;
+		}
+	if (end == arg || *end || errno || arg[0] == '-' || v > (UINT64_MAX >> 1) >> shift) {
+		fprintf(stderr, "wakesim run: --trace-max-size \"%s\": expected a size in bytes, "
+			"with an optional K, M, G or T suffix (0: no bound)\n", arg);
+		return -1;
+	}
+	*out = (u64)v << shift;
+	return 0;
+}
+
+static void trace_estimate_warning(const struct ftrace *t)
+{
+	fprintf(stderr, "wakesim run: warning: --trace: at this run's pace its trace would be about "
+		"%.0f MB; it stops at --trace-max-size (%.0f MB) with a marker line (--trace-window "
+		"keeps a part, --trace-max-size 0 all)\n", (double)t->estimate_bytes / 1e6,
+		(double)t->max_bytes / 1e6);
 }
 
 /* --trace-window FROM:TO, seconds of simulated time, FROM < TO. */
@@ -196,6 +233,7 @@ static const struct option run_longopts[] = {
 	{ "schedstat", required_argument, NULL, 'X' },
 	{ "trace", required_argument, NULL, 'R' },
 	{ "trace-window", required_argument, NULL, 'w' },
+	{ "trace-max-size", required_argument, NULL, 'Z' },
 	{ "quiet", no_argument, NULL, 'q' },	     { "policy", required_argument, NULL, OPT_POLICY },
 	{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 };
@@ -219,8 +257,10 @@ int cmd_run(int argc, char **argv)
 	struct out_buf ob;
 	char *report = NULL, cmdline[4096], feats[512];
 	const char *schedstat_path = NULL, *trace_path = NULL;
-	struct ftrace tr = { .from_ns = 0, .to_ns = UINT64_MAX };
-	bool window = false, quiet = false;
+	/* The default bound keeps a laptop's disk: 1 GiB. */
+	struct ftrace tr = { .from_ns = 0, .to_ns = UINT64_MAX, .max_bytes = 1ULL << 30,
+			     .on_estimate = trace_estimate_warning };
+	bool window = false, max_size = false, quiet = false;
 	struct progress bar;
 	size_t report_len = 0;
 	int c;
@@ -252,6 +292,11 @@ int cmd_run(int argc, char **argv)
 				return EXIT_USAGE;
 			window = true;
 			break;
+		case 'Z':
+			if (parse_size(optarg, &tr.max_bytes))
+				return EXIT_USAGE;
+			max_size = true;
+			break;
 		case 'h':
 			fputs(run_usage, stdout);
 			return 0;
@@ -268,8 +313,9 @@ int cmd_run(int argc, char **argv)
 	    check_distinct_outputs("run", "-o", o.output, "--trace", trace_path) ||
 	    check_distinct_outputs("run", "--schedstat", schedstat_path, "--trace", trace_path))
 		return EXIT_USAGE;
-	if (window && !trace_path) {
-		fprintf(stderr, "wakesim run: --trace-window without --trace FILE\n");
+	if ((window || max_size) && !trace_path) {
+		fprintf(stderr, "wakesim run: %s without --trace FILE\n",
+			window ? "--trace-window" : "--trace-max-size");
 		return EXIT_USAGE;
 	}
 	if (load_machine(&o, &m))
@@ -431,6 +477,10 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "wakesim run: warning: --trace-window starts at %.6f s, after the run "
 			"ended (%.6f s simulated): the trace has no events\n", (double)tr.from_ns / 1e9,
 			(double)res.met.elapsed_ns / 1e9);
+	if (trace_path && tr.cut)
+		fprintf(stderr, "wakesim run: warning: --trace %s stopped at --trace-max-size (%llu bytes) "
+			"at %.6f s of simulated time, with a marker line: the events after it are not "
+			"in it\n", trace_path, (unsigned long long)tr.max_bytes, (double)tr.cut_ns / 1e9);
 	if (trace_path) {
 		int bad = commit_trace(trace_path, &tr, nr_cpus);
 

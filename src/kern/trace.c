@@ -3,14 +3,65 @@
  */
 #include "trace.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include "policy/registry.h"
 
-/* sim->trace is set (the wrappers checked): is now in its window? */
-static bool on(const struct sim *sim)
+/*
+ * Every this many events, a bounded trace estimates the whole run's size
+ * from the workload's progress, to warn early that it will be cut.
+ */
+#define ESTIMATE_EVERY 4096
+
+static void check_bound(struct sim *sim)
 {
-	return sim->now >= sim->trace->from_ns && sim->now < sim->trace->to_ns;
+	struct ftrace *t = sim->trace;
+
+	if (t->bytes >= t->max_bytes) {
+		fprintf(t->f, "# wakesim: --trace-max-size %llu bytes reached at %.6f s of simulated "
+			"time: no events after this line\n", (unsigned long long)t->max_bytes,
+			(double)sim->now / 1e9);
+		t->cut = true;
+		t->cut_ns = sim->now;
+		return;
+	}
+	if (!t->warned && t->nr % ESTIMATE_EVERY == 0 && sim->wl && sim->wl->ops->done_fraction) {
+		double f = sim->wl->ops->done_fraction(sim, sim->wl);
+
+		if (f >= 0.01 && (double)t->bytes / f > (double)t->max_bytes) {
+			t->warned = true;
+			t->estimate_bytes = (u64)((double)t->bytes / f);
+			if (t->on_estimate)
+				t->on_estimate(t);
+		}
+	}
+}
+
+/* sim->trace is set (the wrappers checked): is now in its window, under the bound? */
+static bool on(struct sim *sim)
+{
+	struct ftrace *t = sim->trace;
+
+	if (sim->now < t->from_ns || sim->now >= t->to_ns || t->cut)
+		return false;
+	if (t->max_bytes)
+		check_bound(sim);
+	return !t->cut;
+}
+
+/* fprintf() to the trace, counting its bytes for the bound. */
+static void emit(struct sim *sim, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(struct sim *sim, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vfprintf(sim->trace->f, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		sim->trace->bytes += (u64)n;
 }
 
 /*
@@ -35,7 +86,7 @@ static void lead(struct sim *sim, int cpu, const struct task_struct *curr)
 	/* ns2usecs() of kernel/trace/trace.h (v6.12): microseconds rounded to nearest. */
 	unsigned long long us = (sim->now + 500) / 1000;
 
-	fprintf(sim->trace->f, "%*.*s-%-7s [%03d] %s %5llu.%06llu: ", 16, comm_len, who,
+	emit(sim, "%*.*s-%-7s [%03d] %s %5llu.%06llu: ", 16, comm_len, who,
 		dash + 1, cpu, flags, us / 1000000, us % 1000000);
 	sim->trace->nr++;
 }
@@ -68,7 +119,7 @@ void __trace_sched_switch(struct sim *sim, int cpu, const struct task_struct *pr
 	snprintf(idle, sizeof(idle), "swapper/%d", cpu);
 	/* The line belongs to prev: it is the one running when it is written. */
 	lead(sim, cpu, prev);
-	fprintf(sim->trace->f, "sched_switch: prev_comm=%s prev_pid=%d prev_prio=120 "
+	emit(sim, "sched_switch: prev_comm=%s prev_pid=%d prev_prio=120 "
 		"prev_state=%s ==> next_comm=%s next_pid=%d next_prio=120\n",
 		prev ? prev->comm : idle, prev ? prev->pid : 0, state_str(prev),
 		next ? next->comm : idle, next ? next->pid : 0);
@@ -81,7 +132,7 @@ void __trace_sched_wakeup(struct sim *sim, const struct task_struct *p, int targ
 	int cpu = sim->this_cpu >= 0 ? sim->this_cpu : target_cpu;
 
 	lead(sim, cpu, sim->rq[cpu].curr);
-	fprintf(sim->trace->f, "%s: comm=%s pid=%d prio=120 target_cpu=%03d\n",
+	emit(sim, "%s: comm=%s pid=%d prio=120 target_cpu=%03d\n",
 		new ? "sched_wakeup_new" : "sched_wakeup", p->comm, p->pid, target_cpu);
 }
 
@@ -93,7 +144,7 @@ void __trace_sched_waking(struct sim *sim, const struct task_struct *p)
 	int cpu = sim->this_cpu >= 0 ? sim->this_cpu : task_cpu(p);
 
 	lead(sim, cpu, sim->rq[cpu].curr);
-	fprintf(sim->trace->f, "sched_waking: comm=%s pid=%d prio=120 target_cpu=%03d\n", p->comm,
+	emit(sim, "sched_waking: comm=%s pid=%d prio=120 target_cpu=%03d\n", p->comm,
 		p->pid, task_cpu(p));
 }
 
@@ -105,7 +156,7 @@ void __trace_sched_process_fork(struct sim *sim, const struct task_struct *paren
 	int cpu = sim->this_cpu >= 0 ? sim->this_cpu : task_cpu(parent);
 
 	lead(sim, cpu, sim->rq[cpu].curr);
-	fprintf(sim->trace->f, "sched_process_fork: comm=%s pid=%d child_comm=%s child_pid=%d\n",
+	emit(sim, "sched_process_fork: comm=%s pid=%d child_comm=%s child_pid=%d\n",
 		parent->comm, parent->pid, child->comm, child->pid);
 }
 
@@ -116,7 +167,7 @@ void __trace_sched_migrate_task(struct sim *sim, const struct task_struct *p, in
 	int cpu = sim->this_cpu >= 0 ? sim->this_cpu : dest;
 
 	lead(sim, cpu, sim->rq[cpu].curr);
-	fprintf(sim->trace->f, "sched_migrate_task: comm=%s pid=%d prio=120 orig_cpu=%d "
+	emit(sim, "sched_migrate_task: comm=%s pid=%d prio=120 orig_cpu=%d "
 		"dest_cpu=%d\n", p->comm, p->pid, orig, dest);
 }
 
@@ -134,7 +185,7 @@ void __trace_sched_process_exit(struct sim *sim, const struct task_struct *p)
 			group_dead = false;
 	}
 	lead(sim, task_cpu(p), p);
-	fprintf(sim->trace->f, "sched_process_exit: comm=%s pid=%d prio=120 group_dead=%s\n",
+	emit(sim, "sched_process_exit: comm=%s pid=%d prio=120 group_dead=%s\n",
 		p->comm, p->pid, group_dead ? "true" : "false");
 }
 
@@ -152,7 +203,7 @@ void __trace_sched_select_rq(struct sim *sim, const struct task_struct *p,
 	else
 		snprintf(reason, sizeof(reason), "%s", place_reason_name(pl->reason));
 	lead(sim, cpu, sim->rq[cpu].curr);
-	fprintf(sim->trace->f, "sched_select_rq: comm=%s pid=%d prev_cpu=%d target_cpu=%d "
+	emit(sim, "sched_select_rq: comm=%s pid=%d prev_cpu=%d target_cpu=%d "
 		"dest_cpu=%d affine=%s reason=%s examined=%d idle=%d sync=%d migrate=%s\n",
 		p->comm, p->pid, pl->prev, pl->target, dest, place_affine_name(pl->affine), reason,
 		examined, idle, pl->sync, place_dist_name(dist));

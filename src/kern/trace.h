@@ -24,6 +24,21 @@ struct ftrace {
 	FILE *f;		/* events, in simulation order */
 	u64 from_ns, to_ns;	/* only events in [from, to) are written */
 	u64 nr;			/* events written */
+	/*
+	 * --trace-max-size: the events stop once they reach max_bytes (0: no
+	 * bound), after a marker line; cut_ns is when (ns of simulated time).
+	 */
+	u64 max_bytes, bytes;
+	bool cut;
+	u64 cut_ns;
+	/*
+	 * Once, when the workload's progress puts the whole run's trace over
+	 * the bound: estimate_bytes is that size, and on_estimate (if set) is
+	 * told, so the user hears early, not at the end.
+	 */
+	bool warned;
+	u64 estimate_bytes;
+	void (*on_estimate)(const struct ftrace *t);
 };
 
 /* Writers of the events, when now is in the window (call through the wrappers). */
