@@ -394,6 +394,42 @@ static void test_workgen_keys_and_notes(void **state)
 	assert_non_null(strstr(out, "global.ftrace"));
 }
 
+/*
+ * Found by a trial: examples/rt-app/barrier-pair.json has no timer events
+ * and reported "0.000000 us timer wu_lat"; a thread waiting on a condition
+ * nobody signals got 0 rows and exit 0. No timer: the result is n/a (null
+ * in JSON, and compare refuses it); the wait: named, with the condition,
+ * exit status 2.
+ */
+static void test_no_result_and_deadlock(void **state)
+{
+	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s -- rt-app "
+			       "examples/rt-app/barrier-pair.json", tu_wakesim(), IDEAL), 0);
+	assert_non_null(strstr(out, "timer wake-ups: none (the file has no timer events"));
+	assert_non_null(strstr(out, "result                                  n/a us timer wu_lat"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --json --machine %s -- rt-app "
+			       "examples/rt-app/barrier-pair.json | jq -c .result.value", tu_wakesim(),
+			       IDEAL), 0);
+	assert_string_equal(out, "null\n");
+	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine %s --test IDLE_DELAY --runs 1 "
+			       "-- rt-app examples/rt-app/barrier-pair.json", tu_wakesim(), IDEAL), 2);
+	assert_non_null(strstr(out, "the run has no us timer wu_lat to compare"));
+	const char *path = write_file("deadlock.json",
+		"{ \"global\": { \"duration\": 1 },\n"
+		"  \"tasks\": { \"waiter\": { \"loop\": -1, \"lock\": \"m\",\n"
+		"    \"wait\": { \"ref\": \"never\", \"mutex\": \"m\" }, \"unlock\": \"m\",\n"
+		"    \"run\": 100 },\n"
+		"    \"worker\": { \"loop\": -1, \"run\": 1000, \"sleep\": 1000 } } }\n");
+
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s -- rt-app %s", tu_wakesim(),
+			       IDEAL, path), 2);
+	assert_non_null(strstr(out, "thread waiter-0 waited on condition \"never\" from its start to "
+				    "global.duration's end without a row done: nothing in the file "
+				    "releases it (a deadlock)"));
+	assert_non_null(strstr(out, "tasks.waiter"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_key_walker),
 		cmocka_unit_test(test_workgen_keys_and_notes),
+		cmocka_unit_test(test_no_result_and_deadlock),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

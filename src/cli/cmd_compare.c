@@ -3,6 +3,7 @@
  * levels times seeds, run in parallel, reported by report/compare_out.c
  * as mmtests' compare-kernels lays its tables out.
  */
+#include <math.h>
 #include <ctype.h>
 #include <getopt.h>
 #include <sys/stat.h>
@@ -452,6 +453,15 @@ int cmd_compare(int argc, char **argv)
 			fb += out[j].met.policy_fallbacks;
 		warn_policy_fallbacks("compare", fb);
 	}
+	for (int j = 0; j < njob; j++)
+		if (out[j].ok && isnan(out[j].result)) {
+			fprintf(stderr, "wakesim compare: load %s, side %s, seed %llu: the run has no %s "
+				"to compare (an rt-app file needs timer events for one)\n",
+				lv[j / runs / nsides].label, side_name[(j / runs) % nsides],
+				(unsigned long long)seeds[j], out[j].unit);
+			ret = EXIT_USAGE;
+			goto done;
+		}
 	for (int j = 0; j < njob; j++)
 		if (!out[j].ok) {
 			fprintf(stderr, "wakesim compare: load %s, side %s, seed %llu: %s\n",

@@ -3,6 +3,7 @@
  * then the run's metrics (text, or JSON with --json).
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -429,7 +430,9 @@ int cmd_run(int argc, char **argv)
 		json_object_object_add(root, "seed", json_object_new_int64((int64_t)o.seed));
 		json_object_object_add(root, "workload", json_object_new_string(cmdline));
 		json_object_object_add(root, "command", invocation_json(argc, argv));
-		json_object_object_add(r, "value", json_object_new_double(res.result));
+		/* null: the run has no figure (workload_ops.result) */
+		json_object_object_add(r, "value", isnan(res.result) ? NULL
+								    : json_object_new_double(res.result));
 		json_object_object_add(r, "unit", json_object_new_string(res.unit));
 		json_object_object_add(r, "higher_is_better",
 				       json_object_new_boolean(res.higher_is_better));
@@ -452,7 +455,10 @@ int cmd_run(int argc, char **argv)
 			spec.policy ? ", policy " : "", spec.policy ? policy_name(spec.policy) : "",
 			sysctls, (unsigned long long)o.seed);
 		machine_print_assumed(ob.f, &m, "wakesim: ");
-		fprintf(ob.f, "  %-28s %14.6f %s\n", "result", res.result, res.unit);
+		if (isnan(res.result))
+			fprintf(ob.f, "  %-28s %14s %s\n", "result", "n/a", res.unit);
+		else
+			fprintf(ob.f, "  %-28s %14.6f %s\n", "result", res.result, res.unit);
 		metrics_print(ob.f, &m, &mv);
 		placements_print(ob.f, &mv, spec.policy ? policy_name(spec.policy) : NULL);
 	}

@@ -49,7 +49,10 @@ struct workload_ops {
 	int (*start)(struct sim *sim, struct workload *wl, char *err, size_t errlen);
 	/* Print the benchmark's own output (e.g. "Time: 1.234"). */
 	void (*report)(struct sim *sim, struct workload *wl, FILE *out);
-	/* The benchmark's figure and unit ("s", lower is better). */
+	/*
+	 * The benchmark's figure and unit ("s", lower is better); NAN when the
+	 * run has none (an rt-app file without timer events): "n/a".
+	 */
 	double (*result)(struct sim *sim, struct workload *wl, const char **unit,
 			 bool *higher_is_better);
 	/*

@@ -21,6 +21,7 @@
  * thread, and the result is the mean timer wake-up latency in us.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,6 +402,45 @@ static void on_start(struct sim *sim, struct launcher *l)
 	ra->t_zero = sim->now;
 }
 
+/*
+ * global.duration is over: a thread that never finished a row and sleeps
+ * in a wait, a lock, a barrier or a suspend waited from its start to the
+ * end for something nothing did: a deadlock in the file, not a result.
+ */
+static void on_duration_end(struct sim *sim, struct launcher *l)
+{
+	struct rtapp *ra = l->wl->priv;
+
+	(void)sim;
+	for (int i = 0; i < ra->f.nthreads; i++) {
+		const struct ra_thread *th = &ra->thr[i];
+		const struct task_struct *p = ra->child[i].task;
+
+		if (th->st.rows || !p || p->__state == TASK_RUNNING || th->ev < 0 ||
+		    th->ev >= th->t->ph[th->ph].nev)
+			continue;
+		const struct ra_event *e = &th->t->ph[th->ph].ev[th->ev];
+		const char *what;
+
+		switch (e->type) {
+		case RA_WAIT: case RA_SYNC: what = "condition"; break;
+		case RA_LOCK: what = "mutex"; break;
+		case RA_BARRIER: what = "barrier"; break;
+		case RA_SUSPEND: what = "resume of"; break;
+		default: continue;
+		}
+		char where[200];
+
+		rtapp_where(&ra->f, e->key, where, sizeof(where));
+		snprintf(ra->wl->input_error, sizeof(ra->wl->input_error), "%sthread %s waited on %s "
+			 "\"%s\" from its start to global.duration's end without a row done: nothing "
+			 "in the file releases it (a deadlock)", where, th->comm, what,
+			 e->res >= 0 ? ra->f.res[e->res].name : "?");
+		ra->wl->done = true;
+		return;
+	}
+}
+
 static int ra_start(struct sim *sim, struct workload *wl, char *err, size_t errlen)
 {
 	struct rtapp *ra = wl->priv;
@@ -460,6 +500,7 @@ static int ra_start(struct sim *sim, struct workload *wl, char *err, size_t errl
 	if (f->duration_s > 0) {
 		ra->l.window_ns = (u64)f->duration_s * NSEC_PER_SEC;
 		ra->l.kill_at_end = true;
+		ra->l.on_window_close = on_duration_end;
 	}
 	return launcher_start(sim, &ra->l, "rt-app", err, errlen);
 }
@@ -491,8 +532,13 @@ static void ra_report(struct sim *sim, struct workload *wl, FILE *out)
 			(double)s->sum_period_ns / 1e3 / n, (double)s->sum_run_ns / 1e3 / n,
 			(double)s->sum_slack_us / n, (double)s->sum_wu_us / n);
 	}
+	if (!ra->wu.count && !ra->timer_late) {
+		fprintf(out, "timer wake-ups: none (the file has no timer events: no wake-up latency)\n");
+		return;
+	}
 	fprintf(out, "timer wake-ups: %llu, mean %.1f us, p99 %.1f us; overdue timer events: %llu\n",
-		(unsigned long long)ra->wu.count, ra->wu.count ? (double)ra->wu.sum_ns / (double)ra->wu.count / 1e3 : 0.0,
+		(unsigned long long)ra->wu.count,
+		ra->wu.count ? (double)ra->wu.sum_ns / (double)ra->wu.count / 1e3 : 0.0,
 		(double)hist_quantile(&ra->wu, 0.99) / 1e3, ra->timer_late);
 }
 
@@ -503,7 +549,13 @@ static double ra_result(struct sim *sim, struct workload *wl, const char **unit,
 	(void)sim;
 	*unit = "us timer wu_lat";
 	*hib = false;
-	return ra->wu.count ? (double)ra->wu.sum_ns / (double)ra->wu.count / 1e3 : 0;
+	/*
+	 * No timer event at all: no latency to report, not a latency of 0.
+	 * Only overdue ones: 0, as rt-app logs an overdue timer's wu_lat.
+	 */
+	if (!ra->wu.count)
+		return ra->timer_late ? 0 : NAN;
+	return (double)ra->wu.sum_ns / (double)ra->wu.count / 1e3;
 }
 
 static int ra_check(struct workload *wl, char *why, size_t len)
