@@ -198,6 +198,15 @@ static void test_bad_input(void **state)
 }
 
 /* The sysctl (sched_*), debugfs and table spellings name the same knob. */
+/* Found by a trial: stdout on a full device exited 1 without a word. */
+static void test_stdout_full(void **state)
+{
+	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "{ %s run --machine " TU_HOST " -- hackbench -l 5 "
+			       "> /dev/full; }", tu_wakesim()), 1);
+	assert_non_null(strstr(out, "wakesim: writing the output to stdout: No space left on device"));
+}
+
 static void test_sysctl_spellings(void **state)
 {
 	(void)state;
@@ -446,6 +455,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_stdout_full),
 		cmocka_unit_test(test_sysctl_spellings),
 		cmocka_unit_test(test_compare_json_and_jobs),
 		cmocka_unit_test(test_rerun),

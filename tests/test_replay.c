@@ -513,6 +513,17 @@ static void test_cli_errors(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " -- replay /nonexistent",
 			       tu_wakesim()), 2);
 	assert_non_null(strstr(out, "/nonexistent: No such file"));
+	/*
+	 * Found by a trial: replay's errors said "wakesim run:", and a bad
+	 * trace's bytes went to the terminal raw (an escape sequence, a
+	 * control byte): now "wakesim replay:", and each such byte as \xNN.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "printf '\\033[31mgar\\001bage x\\n' > "
+			       "/tmp/wakesim-esc.txt && %s replay /tmp/wakesim-esc.txt --machine " TU_HOST,
+			       tu_wakesim()), 2);
+	assert_non_null(strstr(out, "wakesim replay: /tmp/wakesim-esc.txt:1: expected an event line"));
+	assert_non_null(strstr(out, "found \"\\x1b[31mgar\\x01bage\""));
+	tu_sh(out, sizeof(out), "rm -f /tmp/wakesim-esc.txt");
 }
 
 int main(void)

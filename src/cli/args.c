@@ -260,8 +260,11 @@ int out_commit(struct out_buf *ob, const char *path)
 	fclose(ob->f);
 	ob->f = NULL;
 	if (!path) {
-		if (fwrite(ob->data, 1, ob->len, stdout) != ob->len || fflush(stdout))
+		if (fwrite(ob->data, 1, ob->len, stdout) != ob->len || fflush(stdout)) {
+			fprintf(stderr, "wakesim: writing the output to stdout: %s\n",
+				strerror(errno ? errno : EIO));
 			ret = -1;
+		}
 	} else {
 		char target[4096], tmp[4096];
 		struct stat st;
@@ -439,12 +442,13 @@ json_object *invocation_json(int argc, char **argv)
 			} else if (!strcmp(s, "-o") || !strcmp(s, "--output") || !strcmp(s, "-j") ||
 				   !strcmp(s, "--jobs") || !strcmp(s, "--schedstat") ||
 				   !strcmp(s, "--trace") || !strcmp(s, "--trace-window") ||
-				   !strcmp(s, "--plot")) {
+				   !strcmp(s, "--trace-max-size") || !strcmp(s, "--plot")) {
 				i++;
 				continue;
 			} else if (!strncmp(s, "--output=", 9) || !strncmp(s, "--jobs=", 7) ||
 				   !strncmp(s, "--schedstat=", 12) || !strncmp(s, "--trace=", 8) ||
 				   !strncmp(s, "--trace-window=", 15) || !strncmp(s, "--plot=", 7) ||
+				   !strncmp(s, "--trace-max-size=", 17) ||
 				   (s[0] == '-' && (s[1] == 'o' || s[1] == 'j'))) {
 				continue;
 			}

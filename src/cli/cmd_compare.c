@@ -317,10 +317,15 @@ int cmd_compare(int argc, char **argv)
 		snprintf(parent, sizeof(parent), "%s", plot_dir);
 		char *slash = strrchr(parent, '/');
 
-		if (!stat(plot_dir, &st) ? !S_ISDIR(st.st_mode)
-					 : (slash ? (*slash = '\0', parent[0] && stat(parent, &st)) : false)) {
-			fprintf(stderr, "wakesim compare: --plot %s: not a directory, and its parent "
-				"does not exist\n", plot_dir);
+		if (!stat(plot_dir, &st)) {
+			if (!S_ISDIR(st.st_mode)) {
+				fprintf(stderr, "wakesim compare: --plot %s: exists and is not a "
+					"directory\n", plot_dir);
+				return EXIT_USAGE;
+			}
+		} else if (slash && (*slash = '\0', parent[0] && stat(parent, &st))) {
+			fprintf(stderr, "wakesim compare: --plot %s: its parent directory %s does not "
+				"exist\n", plot_dir, parent);
 			return EXIT_USAGE;
 		}
 	}

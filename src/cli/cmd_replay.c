@@ -46,7 +46,7 @@ int cmd_replay(int argc, char **argv)
 		free(wl);
 		return 1;
 	}
-	run[nr++] = "run";
+	run[nr++] = "replay";	/* cmd_run() names itself so in its messages */
 	wl[nw++] = "replay";
 	for (int i = 2; i < argc; i++) {
 		int k = replay_option(argv[i]);

@@ -19,6 +19,10 @@
 #include "workload/workload.h"
 #include "policy/registry.h"
 
+/* The command's name in messages: "run", or "replay" when cmd_replay() calls. */
+static const char *me = "run";
+static char me_tool[32] = "wakesim run";
+
 static const char run_usage[] =
 	"Usage: wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F]\n"
 	"                   [--policy NAME|FILE.so] [--sysctl NAME=VALUE]... [--seed N]\n"
@@ -73,8 +77,8 @@ static int parse_size(const char *arg, u64 *out)
 		case 'T': case 't': shift = 40; end++; break;
 		}
 	if (end == arg || *end || errno || arg[0] == '-' || v > (UINT64_MAX >> 1) >> shift) {
-		fprintf(stderr, "wakesim run: --trace-max-size \"%s\": expected a size in bytes, "
-			"with an optional K, M, G or T suffix (0: no bound)\n", arg);
+		fprintf(stderr, "wakesim %s: --trace-max-size \"%s\": expected a size in bytes, "
+			"with an optional K, M, G or T suffix (0: no bound)\n", me, arg);
 		return -1;
 	}
 	*out = (u64)v << shift;
@@ -83,9 +87,9 @@ static int parse_size(const char *arg, u64 *out)
 
 static void trace_estimate_warning(const struct ftrace *t)
 {
-	fprintf(stderr, "wakesim run: warning: --trace: at this run's pace its trace would be about "
+	fprintf(stderr, "wakesim %s: warning: --trace: at this run's pace its trace would be about "
 		"%.0f MB; it stops at --trace-max-size (%.0f MB) with a marker line (--trace-window "
-		"keeps a part, --trace-max-size 0 all)\n", (double)t->estimate_bytes / 1e6,
+		"keeps a part, --trace-max-size 0 all)\n", me, (double)t->estimate_bytes / 1e6,
 		(double)t->max_bytes / 1e6);
 }
 
@@ -97,22 +101,22 @@ static int parse_window(const char *arg, u64 *from, u64 *to)
 	snprintf(a, sizeof(a), "%s", arg);
 	colon = strchr(a, ':');
 	if (!colon) {
-		fprintf(stderr, "wakesim run: --trace-window \"%s\": expected FROM:TO in seconds "
-			"(e.g. 0.1:0.2)\n", arg);
+		fprintf(stderr, "wakesim %s: --trace-window \"%s\": expected FROM:TO in seconds "
+			"(e.g. 0.1:0.2)\n", me, arg);
 		return -1;
 	}
 	*colon = '\0';
 	char err[256];
 
-	if (wl_parse_seconds("wakesim run", "--trace-window FROM", a, 0, UINT64_MAX / 2, from, err,
+	if (wl_parse_seconds(me_tool, "--trace-window FROM", a, 0, UINT64_MAX / 2, from, err,
 			     sizeof(err)) ||
-	    wl_parse_seconds("wakesim run", "--trace-window TO", colon + 1, 0, UINT64_MAX / 2, to,
+	    wl_parse_seconds(me_tool, "--trace-window TO", colon + 1, 0, UINT64_MAX / 2, to,
 			     err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
 	if (*from >= *to) {
-		fprintf(stderr, "wakesim run: --trace-window \"%s\": FROM must be before TO\n", arg);
+		fprintf(stderr, "wakesim %s: --trace-window \"%s\": FROM must be before TO\n", me, arg);
 		return -1;
 	}
 	return 0;
@@ -147,7 +151,7 @@ static int commit_trace(const char *path, struct ftrace *t, int nr_cpus)
 	int fd;
 
 	if (fflush(t->f) || ferror(t->f)) {
-		fprintf(stderr, "wakesim run: --trace %s: buffering the events failed: %s\n", path,
+		fprintf(stderr, "wakesim %s: --trace %s: buffering the events failed: %s\n", me, path,
 			strerror(errno ? errno : EIO));
 		return -1;
 	}
@@ -160,7 +164,8 @@ static int commit_trace(const char *path, struct ftrace *t, int nr_cpus)
 		if (out)
 			ok = (fclose(out) == 0) && ok;
 		if (!ok) {
-			fprintf(stderr, "wakesim run: --trace %s: %s\n", path, strerror(errno ? errno : EIO));
+			fprintf(stderr, "wakesim %s: --trace %s: %s\n", me, path,
+				strerror(errno ? errno : EIO));
 			return -1;
 		}
 		return 0;
@@ -168,7 +173,8 @@ static int commit_trace(const char *path, struct ftrace *t, int nr_cpus)
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", target);
 	fd = mkstemp(tmp);
 	if (fd < 0 || !(out = fdopen(fd, "w"))) {
-		fprintf(stderr, "wakesim run: --trace %s: cannot create a temporary file beside it: %s\n",
+		fprintf(stderr, "wakesim %s: --trace %s: cannot create a temporary file beside it: %s\n",
+			me,
 			path, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
@@ -185,7 +191,7 @@ static int commit_trace(const char *path, struct ftrace *t, int nr_cpus)
 
 	ok = (fclose(out) == 0) && ok;
 	if (!ok || rename(tmp, target)) {
-		fprintf(stderr, "wakesim run: --trace %s: %s\n", path, strerror(errno ? errno : EIO));
+		fprintf(stderr, "wakesim %s: --trace %s: %s\n", me, path, strerror(errno ? errno : EIO));
 		unlink(tmp);
 		return -1;
 	}
@@ -266,10 +272,12 @@ int cmd_run(int argc, char **argv)
 	size_t report_len = 0;
 	int c;
 
+	me = strcmp(argv[0], "replay") ? "run" : "replay";
+	snprintf(me_tool, sizeof(me_tool), "wakesim %s", me);
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+:o:h", run_longopts, NULL)) != -1) {
-		int r = common_opt("run", c, argc, argv, run_usage, &o);
+		int r = common_opt(me, c, argc, argv, run_usage, &o);
 
 		if (r < 0)
 			return EXIT_USAGE;
@@ -304,18 +312,18 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "wakesim run: no workload (put it after --)\n%s", run_usage);
+		fprintf(stderr, "wakesim %s: no workload (put it after --)\n%s", me, run_usage);
 		return EXIT_USAGE;
 	}
-	if (check_output_path("run", "-o", o.output) ||
-	    check_output_path("run", "--schedstat", schedstat_path) ||
-	    check_output_path("run", "--trace", trace_path) ||
-	    check_distinct_outputs("run", "-o", o.output, "--schedstat", schedstat_path) ||
-	    check_distinct_outputs("run", "-o", o.output, "--trace", trace_path) ||
-	    check_distinct_outputs("run", "--schedstat", schedstat_path, "--trace", trace_path))
+	if (check_output_path(me, "-o", o.output) ||
+	    check_output_path(me, "--schedstat", schedstat_path) ||
+	    check_output_path(me, "--trace", trace_path) ||
+	    check_distinct_outputs(me, "-o", o.output, "--schedstat", schedstat_path) ||
+	    check_distinct_outputs(me, "-o", o.output, "--trace", trace_path) ||
+	    check_distinct_outputs(me, "--schedstat", schedstat_path, "--trace", trace_path))
 		return EXIT_USAGE;
 	if ((window || max_size) && !trace_path) {
-		fprintf(stderr, "wakesim run: %s without --trace FILE\n",
+		fprintf(stderr, "wakesim %s: %s without --trace FILE\n", me,
 			window ? "--trace-window" : "--trace-max-size");
 		return EXIT_USAGE;
 	}
@@ -334,7 +342,8 @@ int cmd_run(int argc, char **argv)
 		struct workload *wl = workload_create(spec.argc, spec.argv, &help, err, sizeof(err));
 
 		if (!wl) {
-			fprintf(help ? stdout : stderr, "%s%s\n", help ? "" : "wakesim run: ", err);
+			fprintf(help ? stdout : stderr, "%s%s%s%s\n", help ? "" : "wakesim ", help ? "" : me,
+				help ? "" : ": ", err);
 			machine_free(&m);
 			return help ? 0 : EXIT_USAGE;
 		}
@@ -355,7 +364,8 @@ int cmd_run(int argc, char **argv)
 	if (trace_path) {
 		tr.f = trace_buffer(trace_path);
 		if (!tr.f) {
-			fprintf(stderr, "wakesim run: a temporary file for --trace: %s\n", strerror(errno));
+			fprintf(stderr, "wakesim %s: a temporary file for --trace: %s\n", me,
+				strerror(errno));
 			if (rep)
 				fclose(rep);
 			free(report);
@@ -366,7 +376,7 @@ int cmd_run(int argc, char **argv)
 		}
 		spec.trace = &tr;
 	}
-	progress_start(&bar, stderr, !quiet, 1, "run");
+	progress_start(&bar, stderr, !quiet, 1, me);
 	if (bar.f) {
 		spec.progress = show_progress;
 		spec.progress_arg = &bar;
@@ -382,7 +392,7 @@ int cmd_run(int argc, char **argv)
 			out_discard(&sob);
 		if (tr.f)
 			fclose(tr.f);
-		fprintf(stderr, "wakesim run: %s\n", rep ? res.err : "out of memory");
+		fprintf(stderr, "wakesim %s: %s\n", me, rep ? res.err : "out of memory");
 		machine_free(&m);
 		return rep && res.bad_input ? EXIT_USAGE : 1;
 	}
@@ -397,7 +407,7 @@ int cmd_run(int argc, char **argv)
 	struct metrics_view mv;
 
 	metrics_view(&res.met, cpumask_weight(&spec.allowed), &mv);
-	warn_policy_fallbacks("run", (unsigned long long)res.met.policy_fallbacks);
+	warn_policy_fallbacks(me, (unsigned long long)res.met.policy_fallbacks);
 	if (out_open(&ob)) {
 		fprintf(stderr, "wakesim: out of memory\n");
 		free(report);
@@ -429,7 +439,12 @@ int cmd_run(int argc, char **argv)
 			json_object_put(as);
 		json_object_object_add(root, "seed", json_object_new_int64((int64_t)o.seed));
 		json_object_object_add(root, "workload", json_object_new_string(cmdline));
+		/* A replay's command is run's: rerun takes the run form. */
+		char *argv0 = argv[0];
+
+		argv[0] = (char *)"run";
 		json_object_object_add(root, "command", invocation_json(argc, argv));
+		argv[0] = argv0;
 		/* null: the run has no figure (workload_ops.result) */
 		json_object_object_add(r, "value", isnan(res.result) ? NULL
 								    : json_object_new_double(res.result));
@@ -480,13 +495,14 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	if (trace_path && !tr.nr && tr.from_ns >= res.met.elapsed_ns)
-		fprintf(stderr, "wakesim run: warning: --trace-window starts at %.6f s, after the run "
-			"ended (%.6f s simulated): the trace has no events\n", (double)tr.from_ns / 1e9,
-			(double)res.met.elapsed_ns / 1e9);
+		fprintf(stderr, "wakesim %s: warning: --trace-window starts at %.6f s, after the run "
+			"ended (%.6f s simulated): the trace has no events\n", me,
+			(double)tr.from_ns / 1e9, (double)res.met.elapsed_ns / 1e9);
 	if (trace_path && tr.cut)
-		fprintf(stderr, "wakesim run: warning: --trace %s stopped at --trace-max-size (%llu bytes) "
+		fprintf(stderr, "wakesim %s: warning: --trace %s stopped at --trace-max-size (%llu bytes) "
 			"at %.6f s of simulated time, with a marker line: the events after it are not "
-			"in it\n", trace_path, (unsigned long long)tr.max_bytes, (double)tr.cut_ns / 1e9);
+			"in it\n", me, trace_path, (unsigned long long)tr.max_bytes,
+			(double)tr.cut_ns / 1e9);
 	if (trace_path) {
 		int bad = commit_trace(trace_path, &tr, nr_cpus);
 

@@ -28,10 +28,20 @@ struct ctx {
 
 static int fail(struct ctx *c, const char *field, const char *what, const char *found)
 {
-	char shown[48];
-	size_t n = strcspn(found, " \n");
+	/* Up to 40 bytes of the token; a control or non-ASCII byte as \xNN, so a
+	 * binary or hostile file cannot drive the user's terminal. */
+	char shown[4 * 40 + 1];
+	size_t n = strcspn(found, " \n"), o = 0;
 
-	snprintf(shown, sizeof(shown), "%.*s", (int)(n > 40 ? 40 : n), found);
+	for (size_t i = 0; i < n && i < 40; i++) {
+		unsigned char b = (unsigned char)found[i];
+
+		if (b < 0x20 || b >= 0x7f || b == '\\')
+			o += (size_t)snprintf(shown + o, sizeof(shown) - o, "\\x%02x", b);
+		else
+			shown[o++] = (char)b;
+	}
+	shown[o] = '\0';
 	if (field)
 		snprintf(c->err, c->errlen, "%s:%lu: %s: field \"%s\": %s, found \"%s\"", c->path,
 			 c->line, c->event, field, what, shown);

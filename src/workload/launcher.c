@@ -59,6 +59,19 @@ void launcher_close_window(struct sim *sim, struct launcher *l)
 		timer_arm(sim, &l->window_timer, -1, sim->now);
 }
 
+double launcher_done_fraction(const struct sim *sim, const struct launcher *l)
+{
+	u64 len = l->warmup_ns + l->window_ns;
+
+	if (!l->window_ns)
+		return -1;
+	if (!l->start_ns || sim->now <= l->start_ns)
+		return 0;
+	double f = (double)(sim->now - l->start_ns) / (double)len;
+
+	return f < 1 ? f : 1;
+}
+
 /* The measurement starts: at go, or when the children are created. */
 static void start_window(struct sim *sim, struct launcher *l)
 {

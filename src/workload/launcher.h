@@ -57,6 +57,13 @@ void launcher_free(struct launcher *l);
 int launcher_start(struct sim *sim, struct launcher *l, const char *comm, char *err,
 		   size_t errlen);
 /*
+ * The share of a timed run done, 0..1, for the progress display: simulated
+ * time since go over the warm-up and window (a workload's done_fraction);
+ * -1 without a window (the run ends when its children do).
+ */
+double launcher_done_fraction(const struct sim *sim, const struct launcher *l);
+
+/*
  * Close the open measurement window now, before window_ns (--until-steady
  * found the rate steady): on_window_close and kill_at_end follow as at
  * the window's end. Nothing if the window is not open.

@@ -604,6 +604,11 @@ static void ra_free(struct workload *wl)
 	free(wl);
 }
 
+static double ra_done_fraction(const struct sim *sim, const struct workload *wl)
+{
+	return launcher_done_fraction(sim, &((const struct rtapp *)wl->priv)->l);
+}
+
 static const struct workload_ops rtapp_ops = {
 	.name = "rt-app",
 	.start = ra_start,
@@ -612,6 +617,7 @@ static const struct workload_ops rtapp_ops = {
 	.check = ra_check,
 	.free = ra_free,
 	.input_may_deadlock = true,
+	.done_fraction = ra_done_fraction,
 };
 
 struct workload *rtapp_create(int argc, char **argv, bool *help, char *err, size_t errlen)

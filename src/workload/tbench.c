@@ -437,6 +437,11 @@ static void tb_steady_info(const struct workload *wl, struct wl_steady *out)
 	rate_steady_info(&((const struct tbench *)wl->priv)->rs, out);
 }
 
+static double tb_done_fraction(const struct sim *sim, const struct workload *wl)
+{
+	return launcher_done_fraction(sim, &((const struct tbench *)wl->priv)->l);
+}
+
 static const struct workload_ops tbench_ops = {
 	.name = "tbench",
 	.start = tb_start,
@@ -445,6 +450,7 @@ static const struct workload_ops tbench_ops = {
 	.check = tb_check,
 	.free = tb_free,
 	.steady = tb_steady_info,
+	.done_fraction = tb_done_fraction,
 };
 
 struct workload *tbench_create(int argc, char **argv, bool *help, char *err, size_t errlen)
