@@ -35,6 +35,14 @@ struct dstate {
 	bool early;
 	int early_rt, early_op;	/* the waker's tentative WAKE, or early_rt -1 */
 	uint64_t early_at;
+	/*
+	 * A hand-off (see on_switch()): last_woke, the pid it woke last in its
+	 * current burst; handoff, its BLOCK waits for the task it woke, which
+	 * preempted it, to sleep (handoff_from that pid); handoff_waiter, the
+	 * task waiting so on this one.
+	 */
+	int last_woke, handoff_from, handoff_waiter;
+	bool handoff;
 };
 
 /*
@@ -184,6 +192,29 @@ static void early_take(struct dctx *c, struct dstate *d, uint64_t now)
 	set_runnable(d, now, true);
 }
 
+/*
+ * A hand-off that did not happen as recorded (the preempted task ran again
+ * before its preemptor slept): its BLOCK becomes a no-op, and it is
+ * runnable again as it really was.
+ */
+static void cancel_handoff(struct dctx *c, struct dstate *d)
+{
+	struct dstate *from = st(c, d->handoff_from);
+
+	if (d->pending >= 0) {
+		struct rop *o = &c->plan->task[d->rt].op[d->pending];
+
+		o->kind = ROP_WAKE;	/* of no one: replay.c skips it */
+		o->task = -1;
+	}
+	if (from && from->handoff_waiter == (int)(d - c->ds))
+		from->handoff_waiter = -1;
+	d->handoff = false;
+	d->pending = -1;
+	set_runnable(d, d->blocked_at, false);
+	c->plan->handoffs--;
+}
+
 static void on_switch(struct dctx *c, const struct sched_event *e)
 {
 	struct dstate *prev = st(c, e->a), *next = st(c, e->b);
@@ -196,6 +227,26 @@ static void on_switch(struct dctx *c, const struct sched_event *e)
 			first_running(c, prev);
 		if (prev->state != DS_RUNNING) {
 			c->plan->anomalies++;	/* switched out without being switched in */
+		} else if (e->state == SEV_PREEMPTED && next && next->selected && e->b &&
+			   prev->last_woke == e->b && next->state == DS_RUNNABLE && prev->rt >= 0 &&
+			   next->rt >= 0) {
+			/*
+			 * A hand-off: prev woke next and next preempted it at
+			 * once (wake-up preemption, a pipe's reader on the
+			 * writer's CPU). prev runs on only when next sleeps, so
+			 * what it does next (read next's answer) follows next's
+			 * burst: replayed, prev waits for next's sleep like a
+			 * wake-up, or runs on where the machine places them apart.
+			 */
+			early_drop(c, prev);
+			flush_run(c, prev, e->ts_ns);
+			prev->pending = emit(c, prev, ROP_BLOCK, -1, 0);
+			prev->state = DS_BLOCKED;
+			prev->blocked_at = e->ts_ns;
+			prev->handoff = prev->pending >= 0;
+			prev->handoff_from = e->b;
+			next->handoff_waiter = (int)(prev - c->ds);
+			c->plan->handoffs += prev->handoff;
 		} else if (e->state == SEV_PREEMPTED) {
 			early_drop(c, prev);
 			prev->acc += e->ts_ns - prev->since;
@@ -208,6 +259,16 @@ static void on_switch(struct dctx *c, const struct sched_event *e)
 				early_drop(c, prev);
 			flush_run(c, prev, e->ts_ns);
 			prev->end = e->ts_ns;
+			/* It sleeps: the task it preempted in a hand-off runs on. */
+			struct dstate *hw = prev->handoff_waiter >= 0 ? &c->ds[prev->handoff_waiter] : NULL;
+
+			if (hw && hw->handoff && hw->state == DS_BLOCKED && hw->pending >= 0) {
+				emit(c, prev, ROP_WAKE, hw->rt, 0);
+				hw->handoff = false;
+				hw->pending = -1;
+				set_runnable(hw, e->ts_ns, false);
+			}
+			prev->handoff_waiter = -1;
 			if (e->state == SEV_DEAD) {
 				emit(c, prev, ROP_EXIT, -1, 0);
 				prev->state = DS_DEAD;
@@ -229,6 +290,8 @@ static void on_switch(struct dctx *c, const struct sched_event *e)
 
 			if (t)
 				t->external_start = true;
+		} else if (next->state == DS_BLOCKED && next->handoff) {
+			cancel_handoff(c, next);
 		} else if (next->state == DS_BLOCKED) {
 			/* Its wake-up is not in the trace (lost events): it slept this long. */
 			c->plan->anomalies++;
@@ -248,6 +311,7 @@ static void on_switch(struct dctx *c, const struct sched_event *e)
 		next->pending = -1;
 		next->state = DS_RUNNING;
 		next->since = e->ts_ns;
+		next->last_woke = 0;	/* a new burst */
 	}
 }
 
@@ -262,6 +326,8 @@ static void on_wake(struct dctx *c, const struct sched_event *e)
 		c->plan->anomalies++;
 		return;
 	}
+	if (t->state == DS_BLOCKED && t->handoff)
+		cancel_handoff(c, t);	/* runnable in fact: this wake-up finds it so */
 	/* A replayed task in task context did it: an edge of the wake-up graph. */
 	bool by_task = !e->irq && w && w->selected && w->state != DS_BLOCKED &&
 		       w->state != DS_DEAD;
@@ -301,6 +367,7 @@ static void on_wake(struct dctx *c, const struct sched_event *e)
 		flush_run(c, w, e->ts_ns);
 		emit(c, w, ROP_WAKE, t->rt, 0);
 		c->plan->wakes_graph++;
+		w->last_woke = e->a;
 	} else {
 		struct rop *o = &c->plan->task[t->rt].op[t->pending];
 
@@ -355,6 +422,8 @@ static void seen_current(struct dctx *c, const struct sched_event *e)
 		first_running(c, d);
 		return;
 	}
+	if (d->state == DS_BLOCKED && d->handoff)
+		cancel_handoff(c, d);
 	uint64_t t = e->ts_ns, from = d->state == DS_BLOCKED ? d->blocked_at : d->runnable_since;
 
 	if (c->cpu_curr[e->cpu] == 0)
@@ -572,7 +641,7 @@ int replay_derive(const struct sched_trace *tr, const struct replay_select *sel,
 	for (int i = 0; i <= tr->nr_cpus; i++)
 		c.cpu_curr[i] = -1;
 	for (int i = 0; i < tr->nr_task; i++) {
-		c.ds[i] = (struct dstate){ .rt = -1, .pending = -1 };
+		c.ds[i] = (struct dstate){ .rt = -1, .pending = -1, .handoff_waiter = -1 };
 		c.ds[i].selected = selected(&tr->task[i], sel);
 		nsel += c.ds[i].selected;
 	}

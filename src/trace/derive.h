@@ -11,6 +11,11 @@
  *               WAKE: that wake-up is the edge of the wake-up graph
  *   SLEEP ns    it slept ns and something not replayed woke it: a timer,
  *               an interrupt, the idle task, a task left out by --comm
+ * A waker that its wakee preempts at once, and that runs on only when the
+ * wakee sleeps (a pipe's writer and reader sharing a CPU), is not asleep
+ * in the trace but waits all the same: a BLOCK, and a WAKE of it in the
+ * wakee's program where the wakee sleeps (a hand-off). Left as it was,
+ * it would run on unsynchronised wherever the replay places the wakee.
  *   EXIT        it exited (switch-out in X or Z), or the trace ended
  * So "who woke it, after which burst of whom" is the WAKE's place in the
  * waker's program. Replayed, a BLOCK waits for its WAKE (a token, so the
@@ -61,6 +66,7 @@ struct replay_plan {
 	uint64_t wakes_runnable;	/* of a task not asleep (ttwu_runnable()): dropped */
 	uint64_t anomalies;		/* switched in while asleep with no wake-up seen, ... */
 	uint64_t inferred_switches;	/* switch-ins missing from the trace, inferred */
+	uint64_t handoffs;		/* a waker preempted by its wakee, waiting for its sleep */
 	bool used_waking;		/* the waker came from sched_waking, else sched_wakeup */
 };
 

@@ -263,6 +263,9 @@ static void rp_report(struct sim *sim, struct workload *wl, FILE *out)
 		fprintf(out, "warning: %.3f s without events before line %u, %.0f%% of the trace's "
 			"span: a wrong timestamp?\n", (double)rp->gap_ns / 1e9, rp->gap_line,
 			100.0 * (double)rp->gap_ns / (double)rp->span_ns);
+	if (pl->handoffs)
+		fprintf(out, "hand-offs (a waker preempted by its wakee, running on when it sleeps): "
+			"%llu, replayed as a wake-up of the waker\n", (unsigned long long)pl->handoffs);
 	if (pl->inferred_switches)
 		fprintf(out, "switch-ins missing from the trace, inferred: %llu (dated by "
 			"sched_stat_runtime where the trace has it)\n",
