@@ -12,10 +12,13 @@
 static struct task_struct *queue_waiting(struct sim *sim, int cpu, const char *allowed)
 {
 	struct task_struct *p = tu_task(sim, cpu);
+	struct cpumask m;
 	char err[128];
 
-	assert_int_equal(cpulist_parse(allowed, &p->cpus_mask, err, sizeof(err)), 0);
-	p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
+	assert_int_equal(cpulist_parse(allowed, &m, err, sizeof(err)), 0);
+	p->cpus_ptr = sim_cpumask(sim, &m);
+	assert_non_null(p->cpus_ptr);
+	p->nr_cpus_allowed = cpumask_weight(p->cpus_ptr);
 	p->__state = TASK_RUNNING;
 	sim->this_cpu = cpu;
 	activate_task(sim, cpu_rq(sim, cpu), p, ENQUEUE_WAKEUP);

@@ -368,7 +368,7 @@ static bool task_hot(struct sim *sim, struct task_struct *p, struct lb_env *env)
 
 static bool can_migrate_task(struct sim *sim, struct task_struct *p, struct lb_env *env)
 {
-	if (!cpumask_test_cpu(env->dst_cpu, &p->cpus_mask))
+	if (!cpumask_test_cpu(env->dst_cpu, p->cpus_ptr))
 		return false;
 	if (p->on_cpu)
 		return false;

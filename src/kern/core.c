@@ -69,13 +69,15 @@ struct task_struct *task_create(struct sim *sim, const char *comm, task_step_fn 
 	p->mm_id = mm_id;
 	p->parent = parent;
 	/* fork() copies the parent's affinity; the first task gets --cpus/--node. */
-	p->cpus_mask = parent ? parent->cpus_mask : sim->cfg.allowed;
-	p->nr_cpus_allowed = cpumask_weight(&p->cpus_mask);
+	p->cpus_ptr = parent ? parent->cpus_ptr : sim_cpumask(sim, &sim->cfg.allowed);
+	if (!p->cpus_ptr)
+		abort(); /* out of memory in the engine */
+	p->nr_cpus_allowed = cpumask_weight(p->cpus_ptr);
 	/* sched_cgroup_fork(): a child starts on its parent's current CPU. */
 	p->cpu = parent && parent->on_cpu ? parent->cpu
 					  : (sim->this_cpu >= 0 ? sim->this_cpu : 0);
-	if (!cpumask_test_cpu(p->cpu, &p->cpus_mask))
-		p->cpu = cpumask_first(&p->cpus_mask);
+	if (!cpumask_test_cpu(p->cpu, p->cpus_ptr))
+		p->cpu = cpumask_first(p->cpus_ptr);
 	p->wake_cpu = p->cpu;
 	p->recent_used_cpu = p->cpu;
 	p->last_ran_cpu = -1;
@@ -268,7 +270,7 @@ static void ttwu_do_activate(struct sim *sim, struct rq *rq, struct task_struct 
  */
 static bool ttwu_queue_cond(struct sim *sim, struct task_struct *p, int cpu)
 {
-	if (!cpumask_test_cpu(cpu, &p->cpus_mask))
+	if (!cpumask_test_cpu(cpu, p->cpus_ptr))
 		return false;
 	if (!doms_share_cache(&sim->doms, sim->this_cpu, cpu))
 		return true;
@@ -385,12 +387,12 @@ static int select_task_rq(struct sim *sim, struct task_struct *p, int prev_cpu, 
 	} else if (p->nr_cpus_allowed > 1) {
 		cpu = select_task_rq_fair(sim, p, prev_cpu, wake_flags);
 	} else {
-		cpu = pl->dest = cpumask_first(&p->cpus_mask);
+		cpu = pl->dest = cpumask_first(p->cpus_ptr);
 		pl->reason = PR_SINGLE_CPU;
 	}
-	if (cpu < 0 || cpu >= sim->nr_cpus || !cpumask_test_cpu(cpu, &p->cpus_mask)) {
+	if (cpu < 0 || cpu >= sim->nr_cpus || !cpumask_test_cpu(cpu, p->cpus_ptr)) {
 		sim->met.policy_fallbacks += sim->cfg.policy != NULL;
-		cpu = cpumask_first(&p->cpus_mask); /* select_fallback_rq() */
+		cpu = cpumask_first(p->cpus_ptr); /* select_fallback_rq() */
 	}
 	placement_end(sim, p, cpu);
 	return cpu;
@@ -572,7 +574,11 @@ int set_cpus_allowed_self(struct sim *sim, struct task_struct *p, const struct c
 	cpumask_and(&m, mask, &sim->cfg.allowed);
 	if (cpumask_empty(&m))
 		return -1;
-	cpumask_copy(&p->cpus_mask, &m);
+	const struct cpumask *in = sim_cpumask(sim, &m);
+
+	if (!in)
+		abort(); /* out of memory in the engine */
+	p->cpus_ptr = in;
 	p->nr_cpus_allowed = cpumask_weight(&m);
 	if (cpumask_test_cpu(task_cpu(p), &m))
 		return 0;

@@ -67,7 +67,7 @@ static void update_sg_wakeup_stats(struct sim *sim, struct sched_domain *sd,
 		struct rq *rq = &sim->rq[i];
 		unsigned int local;
 
-		if (!cpumask_test_cpu(i, &p->cpus_mask))
+		if (!cpumask_test_cpu(i, p->cpus_ptr))
 			continue;
 		/* Each runqueue's PELT sums and counts are read remotely. */
 		line_read(sim, &rq->line);
@@ -132,7 +132,7 @@ static struct sched_group *find_idlest_group(struct sim *sim, struct sched_domai
 	do {
 		bool local_group;
 
-		if (!cpumask_intersects(&group->span, &p->cpus_mask))
+		if (!cpumask_intersects(&group->span, p->cpus_ptr))
 			continue;
 		local_group = cpumask_test_cpu(this_cpu, &group->span);
 		if (local_group) {
@@ -174,7 +174,7 @@ static struct sched_group *find_idlest_group(struct sim *sim, struct sched_domai
 			int imb_numa_nr = sd->imb_numa_nr;
 			long imb;
 
-			cpumask_and(&cpus, &local->span, &p->cpus_mask);
+			cpumask_and(&cpus, &local->span, p->cpus_ptr);
 			if (cpumask_weight(&cpus) < imb_numa_nr)
 				imb_numa_nr = cpumask_weight(&cpus);
 			imb = (long)local_sgs.idle_cpus - (long)idlest_sgs.idle_cpus;
@@ -208,7 +208,7 @@ static int find_idlest_group_cpu(struct sim *sim, struct sched_group *group,
 	for_each_group_cpu(i, k, group) {
 		struct rq *rq = &sim->rq[i];
 
-		if (!cpumask_test_cpu(i, &p->cpus_mask))
+		if (!cpumask_test_cpu(i, p->cpus_ptr))
 			continue;
 		if (available_idle_cpu(sim, i)) {
 			u64 lat = rq->mode == CPU_MODE_IDLE ? sim->m->idle[rq->idle_state].exit_latency_ns
@@ -247,7 +247,7 @@ int find_idlest_cpu(struct sim *sim, struct sched_domain *sd, struct task_struct
 {
 	int new_cpu = cpu;
 
-	if (!cpumask_intersects(&sd->span, &p->cpus_mask))
+	if (!cpumask_intersects(&sd->span, p->cpus_ptr))
 		return slow_path_placed(sim, sd_flag, prev_cpu);
 	while (sd) {
 		struct sched_group *group;

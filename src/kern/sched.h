@@ -171,11 +171,13 @@ struct task_struct {
 	struct task_struct *parent;
 
 	/*
-	 * Masks and modelled lines last (1 KiB each with 8192 CPUs), so the
-	 * hot fields above stay together.
+	 * Its allowed CPUs: a mask the simulation keeps once for every task
+	 * with the same (sim_cpumask()), since a mask of 8192 CPUs is 1 KiB
+	 * and most tasks share one. The kernel's cpus_ptr, read-only.
 	 */
-	struct cpumask cpus_mask;
-	struct cacheline flips_line;	/* the line of wakee_flips, read by wake_wide() */
+	const struct cpumask *cpus_ptr;
+	/* Last: the line of wakee_flips, read by wake_wide(). */
+	struct cacheline flips_line;
 };
 
 static inline int task_cpu(const struct task_struct *p)

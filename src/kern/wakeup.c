@@ -266,7 +266,7 @@ int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_domain 
 	for_each_smt_cpu(cpu, k, sim->m, target) {
 		if (cpu == target)
 			continue;
-		if (!cpumask_test_cpu(cpu, &p->cpus_mask) || !cpumask_test_cpu(cpu, &sd->span))
+		if (!cpumask_test_cpu(cpu, p->cpus_ptr) || !cpumask_test_cpu(cpu, &sd->span))
 			continue;
 		charge(sim, sim->m->costs.scan_cpu_ns);
 		sim->met.sis_scanned++;
@@ -390,7 +390,7 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 	sis_rq(sim)->sis_domain_search++;
 	if (v5_12 && !this_sd)
 		return placed(sim, PR_NO_LLC, NO_CPU);
-	cpumask_and(&cpus, &sd->span, &p->cpus_mask);
+	cpumask_and(&cpus, &sd->span, p->cpus_ptr);
 	if (prop) {
 		nr = sis_prop_budget(sim, sd, this_sd, this);
 		t0 = sim->kcost_ns;
@@ -503,7 +503,7 @@ static int select_idle_capacity(struct sim *sim, struct task_struct *p, struct s
 
 	sim->met.sis_calls++;
 	sis_rq(sim)->sis_domain_search++;
-	cpumask_and(&cpus, &sd->span, &p->cpus_mask);
+	cpumask_and(&cpus, &sd->span, p->cpus_ptr);
 	for_each_cpu_wrap(cpu, &cpus, target) {
 		unsigned long cap = capacity_of(sim, cpu);
 
@@ -559,7 +559,7 @@ static int select_idle_sibling_v5_12(struct sim *sim, struct task_struct *p, int
 	if (prev != target && cpus_share_cache(sim, prev, target) && idle_or_sched_idle(sim, prev))
 		return placed(sim, PR_PREV_IDLE, prev);
 	if (r != prev && r != target && cpus_share_cache(sim, r, target) &&
-	    idle_or_sched_idle(sim, r) && cpumask_test_cpu(r, &p->cpus_mask)) {
+	    idle_or_sched_idle(sim, r) && cpumask_test_cpu(r, p->cpus_ptr)) {
 		p->recent_used_cpu = prev;
 		return placed(sim, PR_RECENT_IDLE, r);
 	}
@@ -602,7 +602,7 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	if (recent_used_cpu != prev && recent_used_cpu != target &&
 	    cpus_share_cache(sim, recent_used_cpu, target) &&
 	    idle_or_sched_idle(sim, recent_used_cpu) &&
-	    cpumask_test_cpu(recent_used_cpu, &p->cpus_mask) &&
+	    cpumask_test_cpu(recent_used_cpu, p->cpus_ptr) &&
 	    asym_fits_cpu(sim, util, recent_used_cpu)) {
 		if (!clusters || doms_share_resources(&sim->doms, recent_used_cpu, target))
 			return placed(sim, PR_RECENT_IDLE, recent_used_cpu);
@@ -660,7 +660,7 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 
 		want_affine = (!wide ||
 			       (sched_feat(AFFINE_SAME_LLC) && cpus_share_cache(sim, cpu, prev_cpu))) &&
-			      cpumask_test_cpu(cpu, &p->cpus_mask);
+			      cpumask_test_cpu(cpu, p->cpus_ptr);
 		sim->met.hits_affine_same_llc += wide && want_affine;
 		pl->same_llc = wide && want_affine;
 		if (wide && !want_affine)

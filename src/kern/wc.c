@@ -32,7 +32,7 @@ static void waiting_mask(struct sim *sim, struct cpumask *out)
 
 		for (int i = 0; i < cfs->nr_queue; i++)
 			if (!cfs->queue[i]->sched_delayed)
-				cpumask_or(out, out, &task_of(cfs->queue[i])->cpus_mask);
+				cpumask_or(out, out, task_of(cfs->queue[i])->cpus_ptr);
 	}
 	cpumask_and(out, out, &sim->cfg.allowed);
 }

@@ -51,13 +51,17 @@ static uint64_t *arena_words(size_t n)
 	return w;
 }
 
-static uint64_t *holder_words(struct cacheline *l)
+/* Over 1024 CPUs: the line's bits in the arena, allocated at first use. */
+static __attribute__((noinline)) uint64_t *big_words(struct cacheline *l)
 {
-	if (nr_cpu_ids <= CACHELINE_INLINE_WORDS * 64)
-		return l->small;
 	if (!l->big)
 		l->big = arena_words((size_t)cpumask_nr_words());
 	return l->big;
+}
+
+static inline uint64_t *holder_words(struct cacheline *l)
+{
+	return nr_cpu_ids <= CACHELINE_INLINE_WORDS * 64 ? l->small : big_words(l);
 }
 
 void cacheline_init(struct cacheline *l)

@@ -76,7 +76,7 @@ const char *wsk_task_comm(const struct task_struct *p)
 
 const struct cpumask *wsk_task_cpus_ptr(const struct task_struct *p)
 {
-	return &p->cpus_mask;
+	return p->cpus_ptr;
 }
 
 int wsk_task_nr_cpus_allowed(const struct task_struct *p)

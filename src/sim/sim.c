@@ -51,6 +51,16 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		sim_free(sim);
 		return -1;
 	}
+	struct cpumask none;
+
+	cpumask_clear(&none);
+	const struct cpumask *no_cpus = sim_cpumask(sim, &none);
+
+	if (!no_cpus) {
+		snprintf(err, errlen, "out of memory");
+		sim_free(sim);
+		return -1;
+	}
 	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
 		struct rq *rq = &sim->rq[cpu];
 
@@ -59,6 +69,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		/* Only what current is read for: wakee flips, load (0), its CPU. */
 		snprintf(rq->idle->comm, sizeof(rq->idle->comm), "swapper/%d", cpu);
 		rq->idle->cpu = rq->idle->wake_cpu = rq->idle->recent_used_cpu = cpu;
+		rq->idle->cpus_ptr = no_cpus;	/* an idle task moves nowhere */
 		rq->idle->last_ran_cpu = cpu;
 		cacheline_init(&rq->idle->flips_line);
 		cfs_rq_init(&rq->cfs);
@@ -107,6 +118,29 @@ bool sim_quiescent(const struct sim *sim)
 	return !sim->nr_running_total && evq_size(&sim->evq) <= background;
 }
 
+const struct cpumask *sim_cpumask(struct sim *sim, const struct cpumask *m)
+{
+	for (int i = 0; i < sim->nr_masks; i++)
+		if (cpumask_equal(sim->masks[i], m))
+			return sim->masks[i];
+	if (sim->nr_masks == sim->cap_masks) {
+		int cap = sim->cap_masks ? 2 * sim->cap_masks : 8;
+		struct cpumask **n = realloc(sim->masks, sizeof(*n) * (size_t)cap);
+
+		if (!n)
+			return NULL;
+		sim->masks = n;
+		sim->cap_masks = cap;
+	}
+	struct cpumask *c = malloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	cpumask_copy(c, m);
+	sim->masks[sim->nr_masks++] = c;
+	return c;
+}
+
 void sim_free(struct sim *sim)
 {
 	/* The queue points into tasks and runqueues: release it first. */
@@ -122,6 +156,9 @@ void sim_free(struct sim *sim)
 	free_sched_domains(&sim->doms);
 	if (sim->wl && sim->wl->ops->free)
 		sim->wl->ops->free(sim->wl);
+	for (int i = 0; i < sim->nr_masks; i++)
+		free(sim->masks[i]);
+	free(sim->masks);
 	/* Last: the workload's lines (futexes, pipes) were in the arena too. */
 	if (sim->arena_ref)
 		cacheline_arena_put();

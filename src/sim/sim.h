@@ -97,6 +97,9 @@ struct wc_checker;
 struct sim {
 	const struct machine *m;
 	bool arena_ref;		/* holds a reference on the lines' arena (coherence.h) */
+	/* The distinct affinity masks of its tasks (sim_cpumask()). */
+	struct cpumask **masks;
+	int nr_masks, cap_masks;
 	struct sim_config cfg;
 	struct sched_features feat;	/* cfg.features, read on hot paths */
 	const struct sched_tunables *tun;
@@ -179,6 +182,13 @@ static inline u64 line_write(struct sim *sim, struct cacheline *l)
 int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
 	     char *err, size_t errlen);
 void sim_free(struct sim *sim);
+
+/*
+ * The simulation's copy of mask m (bits 0..nr_cpu_ids-1): one per distinct
+ * mask, kept until sim_free(), so tasks share their affinity (a task's
+ * cpus_ptr). NULL when out of memory.
+ */
+const struct cpumask *sim_cpumask(struct sim *sim, const struct cpumask *m);
 /*
  * Nothing can happen any more: no task is runnable and the event queue
  * holds only ticks and the work-conservation checker's sampling.

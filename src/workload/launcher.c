@@ -125,13 +125,17 @@ static void launcher_step(struct sim *sim, struct task_struct *p, struct step *o
 			if (c->nice)
 				set_user_nice_new(t, c->nice);
 			if (c->pinned) {
-				cpumask_and(&t->cpus_mask, &t->cpus_mask, &c->affinity);
-				if (cpumask_empty(&t->cpus_mask))
-					cpumask_copy(&t->cpus_mask, &sim->cfg.allowed);
-				t->nr_cpus_allowed = cpumask_weight(&t->cpus_mask);
+				struct cpumask m;
+
+				if (!cpumask_and(&m, t->cpus_ptr, &c->affinity))
+					cpumask_copy(&m, &sim->cfg.allowed);
+				t->cpus_ptr = sim_cpumask(sim, &m);
+				if (!t->cpus_ptr)
+					abort(); /* out of memory in the engine */
+				t->nr_cpus_allowed = cpumask_weight(&m);
 				/* sched_setaffinity() before fork: the child starts inside it. */
-				if (!cpumask_test_cpu(t->cpu, &t->cpus_mask))
-					t->cpu = t->wake_cpu = cpumask_first(&t->cpus_mask);
+				if (!cpumask_test_cpu(t->cpu, t->cpus_ptr))
+					t->cpu = t->wake_cpu = cpumask_first(t->cpus_ptr);
 			}
 			c->task = t;
 			wake_up_new_task(sim, t);

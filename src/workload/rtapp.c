@@ -364,7 +364,7 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 			th->row_slack_us = 0;
 			const struct cpumask *m = phase_mask(sim, th);
 
-			if (!cpumask_equal(m, &p->cpus_mask) && set_cpus_allowed_self(sim, p, m) == 1) {
+			if (!cpumask_equal(m, p->cpus_ptr) && set_cpus_allowed_self(sim, p, m) == 1) {
 				block(out);
 				return;
 			}
