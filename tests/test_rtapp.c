@@ -425,8 +425,8 @@ static void test_no_result_and_deadlock(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s -- rt-app %s", tu_wakesim(),
 			       IDEAL, path), 2);
 	assert_non_null(strstr(out, "thread waiter-0 waited on condition \"never\" from its start to "
-				    "global.duration's end without a row done: nothing in the file "
-				    "releases it (a deadlock)"));
+				    "global.duration's end without a row done, and nothing signalled "
+				    "it in the whole run (a deadlock)"));
 	assert_non_null(strstr(out, "tasks.waiter"));
 }
 
