@@ -660,12 +660,12 @@ static void tick_fn(struct sim *sim, struct sim_timer *tm)
 {
 	struct schbench *s = tm->data;
 	u64 elapsed = sim->now - s->start_ns;
-	bool done = s->rs.on ? s->measuring && sim->now - s->meas_start_ns >= s->runtime_s * NSEC_PER_SEC
-			     : elapsed >= s->runtime_s * NSEC_PER_SEC;
+	u64 runtime_ns = s->runtime_s * NSEC_PER_SEC;
+	/* --until-steady: -r counts from the warm-up's end (warm_fn()) */
+	bool done = s->rs.on ? s->measuring && sim->now - s->meas_start_ns >= runtime_ns
+			     : elapsed >= runtime_ns;
 
-	if (s->rs.on) {
-		/* its warm-up is warm_fn's */
-	} else if (!s->rps && elapsed > s->warmup_s * NSEC_PER_SEC && !s->warmup_done && s->warmup_s) {
+	if (!s->rs.on && !s->rps && elapsed > s->warmup_s * NSEC_PER_SEC && !s->warmup_done && s->warmup_s) {
 		s->warmup_done = true;
 		fprintf(s->logf, "warmup done, zeroing stats\n");
 		reset_stats(s);
