@@ -428,6 +428,27 @@ static void test_no_result_and_deadlock(void **state)
 				    "global.duration's end without a row done, and nothing signalled "
 				    "it in the whole run (a deadlock)"));
 	assert_non_null(strstr(out, "tasks.waiter"));
+	/*
+	 * Found by a trial: two threads taking two mutexes in opposite orders
+	 * (a holds m1 and waits for m2, b the reverse) ran to the end, 0 rows
+	 * each, exit 0. A cycle of holders is a deadlock too.
+	 */
+	path = write_file("abba.json",
+		"{ \"global\": { \"duration\": 1 },\n"
+		"  \"tasks\": {\n"
+		"    \"a\": { \"loop\": -1, \"lock\": \"m1\", \"run\": 100, \"lock1\": \"m2\",\n"
+		"           \"unlock1\": \"m2\", \"unlock\": \"m1\" },\n"
+		"    \"b\": { \"loop\": -1, \"lock\": \"m2\", \"run\": 100, \"lock1\": \"m1\",\n"
+		"           \"unlock1\": \"m1\", \"unlock\": \"m2\" } } }\n");
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s -- rt-app %s", tu_wakesim(),
+			       IDEAL, path), 2);
+	assert_non_null(strstr(out, "thread a-0 waited on mutex \"m2\" from its start to "
+				    "global.duration's end without a row done, and its holder waits, "
+				    "directly or through other holders, for a mutex this thread holds"));
+	/* One mutex shared in turn is contention, not a deadlock. */
+	run_file("turns.json", "{ \"global\": { \"duration\": 1 }, \"tasks\": {\n"
+		 "  \"a\": { \"loop\": -1, \"lock\": \"m\", \"run\": 1000, \"unlock\": \"m\" },\n"
+		 "  \"b\": { \"loop\": -1, \"lock\": \"m\", \"run\": 1000, \"unlock\": \"m\" } } }\n");
 }
 
 int main(void)

@@ -491,6 +491,15 @@ static void test_schbench(void **state)
 	 * round at 1 s, whose 200 requests and the next round's fall in two
 	 * 1 s halves that agree: 400 requests in 2 s.
 	 */
+	/*
+	 * Found by a trial: -r, the longest measurement, was checked only at
+	 * schbench's 1 s ticks, so it ran up to a second over. Halves of 2 s
+	 * cannot fit in -r 1: exactly 1 s is measured, not steady.
+	 */
+	run(IDEAL2, "schbench -m 1 -t 4 -r 1 -s 0 -n 1 -F 24 -L --until-steady --steady-window 2");
+	assert_non_null(strstr(out, "Request Latencies percentiles (usec) runtime 1.000 (s)"));
+	assert_non_null(strstr(out, "until-steady: not steady, the whole length measured (the length "
+				    "ended before two halves"));
 	run(IDEAL2, "schbench -m 1 -t 2 -r 9 -R 200 -s 0 -n 1 -F 24 -w 1 --until-steady");
 	assert_non_null(strstr(out, "until-steady: steady at 2.000 s of measurement"));
 	assert_non_null(strstr(out, "in two 1.000 s halves"));

@@ -2,6 +2,7 @@
  * cmd_run.c - `wakesim run`: one simulation, the benchmark's own output,
  * then the run's metrics (text, or JSON with --json).
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -45,8 +46,8 @@ static const char run_usage[] =
 	"--trace FILE: write the sched events (switch, waking, wakeup, wakeup_new,\n"
 	"migrate_task, process_fork, process_exit) as ftrace text, as\n"
 	"/sys/kernel/tracing/trace shows them (wakesim replay reads it back);\n"
-	"--trace-max-size SIZE: stop the trace's events at SIZE bytes (K, M, G\n"
-	"suffixes are 2^10..2^30; default 1G, 0 for no bound), with a marker line;\n"
+	"--trace-max-size SIZE: stop the trace's events at SIZE bytes (K, M, G, T\n"
+	"suffixes are 2^10..2^40; default 1G, 0 for no bound), with a marker line;\n"
 	"wakesim warns once the run's progress says the trace will get there.\n"
 	"--trace-window FROM:TO (seconds of simulated time, e.g.\n"
 	"0.1:0.2) keeps only those in [FROM, TO).\n"
@@ -76,7 +77,8 @@ static int parse_size(const char *arg, u64 *out)
 		case 'G': case 'g': shift = 30; end++; break;
 		case 'T': case 't': shift = 40; end++; break;
 		}
-	if (end == arg || *end || errno || arg[0] == '-' || v > (UINT64_MAX >> 1) >> shift) {
+	if (end == arg || *end || errno || !isdigit((unsigned char)arg[0]) ||
+	    v > (UINT64_MAX >> 1) >> shift) {
 		fprintf(stderr, "wakesim %s: --trace-max-size \"%s\": expected a size in bytes, "
 			"with an optional K, M, G or T suffix (0: no bound)\n", me, arg);
 		return -1;

@@ -410,9 +410,51 @@ static void on_start(struct sim *sim, struct launcher *l)
 /*
  * global.duration is over: a thread that never finished a row and sleeps
  * on a condition (wait, sync, suspend) that nothing signalled in the whole
- * run waited for something the file never does: a deadlock, not a
- * result. (A mutex or barrier may just be slow to come: not judged.)
+ * run waited for something the file never does; or on a mutex whose
+ * holder waits, through a chain of holders, on one it holds (a cycle, as
+ * two threads taking two mutexes in opposite orders): a deadlock, not a
+ * result. (A mutex held by a running thread, or a barrier, may just be
+ * slow: not judged.)
  */
+/* The thread sleeping in a lock event on a mutex, or -1 (index in ra->thr). */
+static int lock_waiter_of(const struct rtapp *ra, int i, const struct ra_rt_res **mutex)
+{
+	const struct ra_thread *th = &ra->thr[i];
+	const struct task_struct *p = ra->child[i].task;
+
+	if (!p || p->__state == TASK_RUNNING || th->ev < 0 || th->ev >= th->t->ph[th->ph].nev)
+		return -1;
+	const struct ra_event *e = &th->t->ph[th->ph].ev[th->ev];
+
+	if (e->type != RA_LOCK || e->res < 0)
+		return -1;
+	*mutex = &ra->res[e->res];
+	return i;
+}
+
+/* Whether thread i's lock wait leads, holder by holder, back to thread i. */
+static bool lock_cycle(const struct rtapp *ra, int i)
+{
+	int cur = i;
+
+	for (int n = 0; n < ra->f.nthreads; n++) {
+		const struct ra_rt_res *m;
+		int next = -1;
+
+		if (lock_waiter_of(ra, cur, &m) < 0 || !m->m.owner)
+			return false;
+		for (int k = 0; k < ra->f.nthreads; k++)
+			if (ra->child[k].task == m->m.owner)
+				next = k;
+		if (next < 0)
+			return false;
+		if (next == i)
+			return true;
+		cur = next;
+	}
+	return false;
+}
+
 static void on_duration_end(struct sim *sim, struct launcher *l)
 {
 	struct rtapp *ra = l->wl->priv;
@@ -428,20 +470,26 @@ static void on_duration_end(struct sim *sim, struct launcher *l)
 		const struct ra_event *e = &th->t->ph[th->ph].ev[th->ev];
 		const char *what;
 
+		const char *why = "nothing signalled it in the whole run";
+
 		switch (e->type) {
 		case RA_WAIT: case RA_SYNC: what = "condition"; break;
 		case RA_SUSPEND: what = "resume of"; break;
+		case RA_LOCK:
+			what = "mutex";
+			why = "its holder waits, directly or through other holders, for a mutex "
+			      "this thread holds";
+			break;
 		default: continue;
 		}
-		if (e->res < 0 || ra->res[e->res].posts)
+		if (e->res < 0 || (e->type == RA_LOCK ? !lock_cycle(ra, i) : ra->res[e->res].posts > 0))
 			continue;
 		char where[200];
 
 		rtapp_where(&ra->f, e->key, where, sizeof(where));
 		snprintf(ra->wl->input_error, sizeof(ra->wl->input_error), "%sthread %s waited on %s "
 			 "\"%s\" from its start to global.duration's end without a row done, and "
-			 "nothing signalled it in the whole run (a deadlock)", where, th->comm, what,
-			 ra->f.res[e->res].name);
+			 "%s (a deadlock)", where, th->comm, what, ra->f.res[e->res].name, why);
 		ra->wl->done = true;
 		return;
 	}

@@ -156,8 +156,7 @@ struct schbench {
 	/* --until-steady */
 	struct rate_steady rs;
 	bool warmup_set;		/* -w given: it is the warm-up */
-	struct sim_timer warm_timer;
-	bool measuring;			/* the warm-up is over */
+	struct sim_timer warm_timer;	/* the warm-up's end, then -r's */
 	u64 meas_start_ns, meas_ns;	/* the measured span, ns */
 	unsigned long long meas_loops0;	/* loops done when it began */
 };
@@ -636,6 +635,19 @@ static void steady_stop(struct sim *sim, void *arg)
 
 	rate_steady_end(sim, &s->rs);
 	timer_cancel(sim, &s->tick);
+	timer_cancel(sim, &s->warm_timer);
+	finish(sim, s);
+}
+
+/* --until-steady: -r of measurement are over, steady or not. */
+static void measure_end_fn(struct sim *sim, struct sim_timer *tm)
+{
+	struct schbench *s = tm->data;
+
+	if (s->stopping)
+		return;
+	rate_steady_end(sim, &s->rs);
+	timer_cancel(sim, &s->tick);
 	finish(sim, s);
 }
 
@@ -646,13 +658,15 @@ static void warm_fn(struct sim *sim, struct sim_timer *tm)
 
 	fprintf(s->logf, "warmup done, zeroing stats\n");
 	reset_stats(s);
-	s->measuring = true;
 	s->meas_start_ns = sim->now;
 	s->meas_loops0 = total_loops(s);
 	s->rs.units = steady_units;
 	s->rs.stop = steady_stop;
 	s->rs.arg = s;
 	rate_steady_begin(sim, &s->rs, sim->now, sim->now - s->start_ns);
+	/* -r is the longest measurement: to the ns, not at the next 1 s tick. */
+	timer_init(&s->warm_timer, measure_end_fn, s);
+	timer_arm(sim, &s->warm_timer, -1, sim->now + s->runtime_s * NSEC_PER_SEC);
 }
 
 /* The main thread's loop (sleep_for_runtime()), once a second. */
@@ -660,10 +674,8 @@ static void tick_fn(struct sim *sim, struct sim_timer *tm)
 {
 	struct schbench *s = tm->data;
 	u64 elapsed = sim->now - s->start_ns;
-	u64 runtime_ns = s->runtime_s * NSEC_PER_SEC;
-	/* --until-steady: -r counts from the warm-up's end (warm_fn()) */
-	bool done = s->rs.on ? s->measuring && sim->now - s->meas_start_ns >= runtime_ns
-			     : elapsed >= runtime_ns;
+	/* --until-steady: -r counts from the warm-up's end (measure_end_fn()) */
+	bool done = !s->rs.on && elapsed >= s->runtime_s * NSEC_PER_SEC;
 
 	if (!s->rs.on && !s->rps && elapsed > s->warmup_s * NSEC_PER_SEC && !s->warmup_done && s->warmup_s) {
 		s->warmup_done = true;
