@@ -1,6 +1,8 @@
 #!/bin/sh
 # Install what wakesim builds and tests with, from Debian 12's packages.
 # Uses sudo when not root. Safe to run again.
+# --slurm: also Slurm and munge, for a local cluster (tools/slurm-local.sh)
+# on which the sweep test submits its job array (CI does).
 set -eu
 # dbench: tbench's load file, /usr/share/dbench/client.txt. jq: bench/ and the
 # tests of result files; time: bench/; gnuplot-nox: compare --plot;
@@ -12,7 +14,12 @@ set -eu
 # util-linux (lscpu): the README's and docs' commands, which tools/check-docs.sh runs.
 # (Slurm is optional: with slurmctld and slurmd running, the sweep test
 # also submits its job array; docs/sweeps.md.)
-pkgs="gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench jq time gnuplot-nox libtraceevent-dev libhwloc-dev libtracecmd-dev libtracefs-dev python3 parallel bc hwloc-nox rt-tests linux-perf util-linux"
+case "${1:-}" in
+"") slurm="" ;;
+--slurm) slurm="slurm-wlm munge" ;;
+*) echo "install-deps.sh: unknown option \"$1\" (usage: tools/install-deps.sh [--slurm])" >&2; exit 2 ;;
+esac
+pkgs="$slurm gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench jq time gnuplot-nox libtraceevent-dev libhwloc-dev libtracecmd-dev libtracefs-dev python3 parallel bc hwloc-nox rt-tests linux-perf util-linux"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
