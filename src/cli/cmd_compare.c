@@ -528,8 +528,10 @@ int cmd_compare(int argc, char **argv)
 				cl->idle_exits[i] += one.idle_exits[i] / runs;
 			for (int k = 0; k < PLACE_ALL; k++)
 				cl->place[k] += one.place[k] / runs;
-			cl->steady_runs += out[sp * runs + r].steady.asked;
-			cl->not_steady += out[sp * runs + r].steady.asked && !out[sp * runs + r].steady.engaged;
+			const struct wl_steady *sy = &out[sp * runs + r].steady;
+
+			cl->steady_runs += sy->asked;
+			cl->not_steady += sy->asked && !sy->engaged;
 		}
 		/* Specs are load-major: the base of this load is sp - sp % nsides. */
 		int bsp = sp - sp % nsides;

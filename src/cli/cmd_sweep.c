@@ -331,7 +331,8 @@ static int run_shard(const char *file, const struct sweep_plan *p, int si, int s
 		json_object_object_add(o, "placements", pl);
 		json_object_object_add(o, "placement_digest", json_object_new_string(digest));
 		if (out[k].steady.asked)
-			json_object_object_add(o, "steady", json_object_new_boolean(out[k].steady.engaged));
+			json_object_object_add(o, "steady",
+					       json_object_new_boolean(out[k].steady.engaged));
 		json_object_array_add(res, o);
 	}
 	for (int m = 0; m < p->nr_machines; m++)

@@ -602,7 +602,8 @@ json_object *cmp_json(const struct cmp_table *t)
 					       c->same_placements < 0 ? NULL
 								      : json_object_new_boolean(c->same_placements));
 			if (c->steady_runs)
-				json_object_object_add(o, "not_steady", json_object_new_int(c->not_steady));
+				json_object_object_add(o, "not_steady",
+						       json_object_new_int(c->not_steady));
 			json_object_object_add(o, "change_pct", json_object_new_double(c->change_pct));
 			json_object_object_add(o, "p_value", spread ? json_object_new_double(c->p_value) : NULL);
 			json_object_object_add(o, "significant", json_object_new_boolean(c->significant));
