@@ -16,6 +16,11 @@ logs=/var/log/slurm-local
 
 die() { echo "slurm-local: $*" >&2; exit 1; }
 
+case $cmd in
+start|stop|status) ;;
+*) echo "slurm-local: unknown command \"$cmd\" (start, stop or status)" >&2; exit 2 ;;
+esac
+
 [ "$(id -u)" -eq 0 ] || die "run as root (it starts munged, slurmctld and slurmd)"
 for b in munged slurmctld slurmd sinfo; do
 	command -v "$b" >/dev/null || die "$b not found: apt-get install slurm-wlm munge"
@@ -30,8 +35,6 @@ stop)
 status)
 	sinfo -h -o '%N %T %c' ;
 	exit $? ;;
-start) ;;
-*) die "unknown command \"$cmd\" (start, stop or status)" ;;
 esac
 
 host=$(hostname -s)

@@ -416,20 +416,15 @@ static void on_start(struct sim *sim, struct launcher *l)
  * result. (A mutex held by a running thread, or a barrier, may just be
  * slow: not judged.)
  */
-/* The thread sleeping in a lock event on a mutex, or -1 (index in ra->thr). */
-static int lock_waiter_of(const struct rtapp *ra, int i, const struct ra_rt_res **mutex)
+/* The event thread i (index in ra->thr) sleeps in, or NULL if it does not. */
+static const struct ra_event *asleep_in(const struct rtapp *ra, int i)
 {
 	const struct ra_thread *th = &ra->thr[i];
 	const struct task_struct *p = ra->child[i].task;
 
 	if (!p || p->__state == TASK_RUNNING || th->ev < 0 || th->ev >= th->t->ph[th->ph].nev)
-		return -1;
-	const struct ra_event *e = &th->t->ph[th->ph].ev[th->ev];
-
-	if (e->type != RA_LOCK || e->res < 0)
-		return -1;
-	*mutex = &ra->res[e->res];
-	return i;
+		return NULL;
+	return &th->t->ph[th->ph].ev[th->ev];
 }
 
 /* Whether thread i's lock wait leads, holder by holder, back to thread i. */
@@ -438,13 +433,14 @@ static bool lock_cycle(const struct rtapp *ra, int i)
 	int cur = i;
 
 	for (int n = 0; n < ra->f.nthreads; n++) {
-		const struct ra_rt_res *m;
+		const struct ra_event *e = asleep_in(ra, cur);
+		const struct task_struct *owner;
 		int next = -1;
 
-		if (lock_waiter_of(ra, cur, &m) < 0 || !m->m.owner)
+		if (!e || e->type != RA_LOCK || e->res < 0 || !(owner = ra->res[e->res].m.owner))
 			return false;
 		for (int k = 0; k < ra->f.nthreads; k++)
-			if (ra->child[k].task == m->m.owner)
+			if (ra->child[k].task == owner)
 				next = k;
 		if (next < 0)
 			return false;
@@ -462,15 +458,11 @@ static void on_duration_end(struct sim *sim, struct launcher *l)
 	(void)sim;
 	for (int i = 0; i < ra->f.nthreads; i++) {
 		const struct ra_thread *th = &ra->thr[i];
-		const struct task_struct *p = ra->child[i].task;
+		const struct ra_event *e = th->st.rows ? NULL : asleep_in(ra, i);
+		const char *what, *why = "nothing signalled it in the whole run";
 
-		if (th->st.rows || !p || p->__state == TASK_RUNNING || th->ev < 0 ||
-		    th->ev >= th->t->ph[th->ph].nev)
+		if (!e)
 			continue;
-		const struct ra_event *e = &th->t->ph[th->ph].ev[th->ev];
-		const char *what;
-
-		const char *why = "nothing signalled it in the whole run";
 
 		switch (e->type) {
 		case RA_WAIT: case RA_SYNC: what = "condition"; break;
