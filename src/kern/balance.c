@@ -82,6 +82,18 @@ static bool should_we_balance(struct sim *sim, struct lb_env *env)
 	return cpumask_first(&sg->span) == env->dst_cpu;
 }
 
+/*
+ * load * 1024 / capacity, the kernel's avg_load: a shift where the
+ * capacity is a power of two (an SMT core's 2 x 1024 and most groups of
+ * symmetric machines), since the balancer divides once per group it visits.
+ */
+static inline unsigned long scale_load_to(unsigned long load, unsigned long capacity)
+{
+	if (capacity && !(capacity & (capacity - 1)))
+		return (load * 1024) >> __builtin_ctzl(capacity);
+	return load * 1024 / capacity;
+}
+
 static void update_sg_lb_stats(struct sim *sim, struct sched_group *group, struct lb_env *env,
 			       struct sg_stats *sgs)
 {
@@ -93,7 +105,7 @@ static void update_sg_lb_stats(struct sim *sim, struct sched_group *group, struc
 
 		read_rq(sim, i);
 		sgs->group_load += cpu_load(sim, i);
-		sgs->group_util += cpu_util(sim, i, NULL, -1);
+		sgs->group_util += cpu_util_cfs(sim, i);
 		sgs->group_runnable += rq->cfs.avg.runnable_avg;
 		sgs->sum_nr_running += rq->nr_running;
 		if (!rq->nr_running && idle_cpu(sim, i))
@@ -103,7 +115,7 @@ static void update_sg_lb_stats(struct sim *sim, struct sched_group *group, struc
 	sgs->group_weight = group->weight;
 	sgs->group_type = group_classify(env->sd->imbalance_pct, sgs);
 	if (sgs->group_type == group_fully_busy || sgs->group_type == group_overloaded)
-		sgs->avg_load = sgs->group_load * 1024 / sgs->group_capacity;
+		sgs->avg_load = scale_load_to(sgs->group_load, sgs->group_capacity);
 }
 
 static bool update_sd_pick_busiest(struct sd_lb_stats *sds, const struct sg_stats *sgs)
@@ -327,7 +339,7 @@ static int find_busiest_queue(struct sim *sim, struct lb_env *env, struct sched_
 			break;
 		}
 		case migrate_util: {
-			unsigned long util = cpu_util(sim, i, NULL, -1);
+			unsigned long util = cpu_util_cfs(sim, i);
 
 			if (nr <= 1)
 				continue;

@@ -469,11 +469,6 @@ void put_prev_entity(struct sim *sim, struct rq *rq, struct sched_entity *prev)
 	cfs->curr = NULL;
 }
 
-unsigned long cpu_load(struct sim *sim, int cpu)
-{
-	return sim->rq[cpu].cfs.avg.load_avg;
-}
-
 /*
  * cpu_util() of v6.12 without boost: the CPU's util_avg with p's
  * contribution removed (p is accounted here and moves away) or added
@@ -485,18 +480,18 @@ unsigned long cpu_util(struct sim *sim, int cpu, struct task_struct *p, int dst_
 	unsigned long util = cfs->avg.util_avg;
 	unsigned long cap = sim->m->topo.cpu[cpu].capacity;
 
-	if (p) {
-		if (task_cpu(p) == cpu && dst_cpu != cpu)
-			util = util > task_util(p) ? util - task_util(p) : 0;
-		else if (task_cpu(p) != cpu && dst_cpu == cpu)
-			util += task_util(p);
-	}
+	if (!p)
+		return cpu_util_cfs(sim, cpu);
+	if (task_cpu(p) == cpu && dst_cpu != cpu)
+		util = util > task_util(p) ? util - task_util(p) : 0;
+	else if (task_cpu(p) != cpu && dst_cpu == cpu)
+		util += task_util(p);
 	if (sched_feat(UTIL_EST)) {
 		unsigned long est = cfs->util_est;
 
-		if (p && dst_cpu == cpu && task_cpu(p) != cpu)
+		if (dst_cpu == cpu && task_cpu(p) != cpu)
 			est += task_util_est(p);
-		else if (p && task_cpu(p) == cpu && dst_cpu != cpu && p->se.on_rq)
+		else if (task_cpu(p) == cpu && dst_cpu != cpu && p->se.on_rq)
 			est = est > task_util_est(p) ? est - task_util_est(p) : 0;
 		if (est > util)
 			util = est;

@@ -256,7 +256,27 @@ void cfs_migrate_task_rq(struct sim *sim, struct task_struct *p);
 
 void update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se);
 /* cpu_load(): the root cfs_rq's load_avg (weight units, 1024 per busy nice-0 task). */
-unsigned long cpu_load(struct sim *sim, int cpu);
+static inline unsigned long cpu_load(struct sim *sim, int cpu)
+{
+	return sim->rq[cpu].cfs.avg.load_avg;
+}
+
+/*
+ * cpu_util_cfs() (fair.c, v6.12; cpu_util(cpu, NULL, -1, 0)): util_avg
+ * floored by util_est under UTIL_EST, capped at the CPU's capacity
+ * (0..1024). Inline because the balancer reads it for every CPU it visits.
+ */
+static inline unsigned long cpu_util_cfs(struct sim *sim, int cpu)
+{
+	const struct cfs_rq *cfs = &sim->rq[cpu].cfs;
+	unsigned long util = cfs->avg.util_avg;
+	unsigned long cap = sim->m->topo.cpu[cpu].capacity;
+
+	if (sched_feat(UTIL_EST) && cfs->util_est > util)
+		util = cfs->util_est;
+	return util < cap ? util : cap;
+}
+
 /* cpu_util(cpu, p, dst, 0) of v6.12: p removed (dst != cpu) or added. */
 unsigned long cpu_util(struct sim *sim, int cpu, struct task_struct *p, int dst_cpu);
 /* task_util(): p's util_avg, 0..1024. */

@@ -59,7 +59,7 @@ static __attribute__((noinline)) uint64_t *big_words(struct cacheline *l)
 	return l->big;
 }
 
-static inline uint64_t *holder_words(struct cacheline *l)
+static inline __attribute__((always_inline)) uint64_t *holder_words(struct cacheline *l)
 {
 	return nr_cpu_ids <= CACHELINE_INLINE_WORDS * 64 ? l->small : big_words(l);
 }
@@ -76,14 +76,14 @@ void cacheline_init(struct cacheline *l)
 	l->whi = 0;
 }
 
-static bool is_holder(struct cacheline *l, int cpu)
+static inline __attribute__((always_inline)) bool is_holder(struct cacheline *l, int cpu)
 {
 	if (l->wlo > l->whi)
 		return false;
 	return (holder_words(l)[cpu >> 6] >> (cpu & 63)) & 1;
 }
 
-static void add_holder(struct cacheline *l, int cpu)
+static inline __attribute__((always_inline)) void add_holder(struct cacheline *l, int cpu)
 {
 	unsigned short w = (unsigned short)(cpu >> 6);
 
@@ -99,7 +99,7 @@ static void add_holder(struct cacheline *l, int cpu)
 }
 
 /* The lowest holder other than cpu, or -1. */
-static int other_holder(struct cacheline *l, int cpu)
+static inline __attribute__((always_inline)) int other_holder(struct cacheline *l, int cpu)
 {
 	if (l->wlo > l->whi)
 		return -1;
@@ -120,7 +120,7 @@ static int other_holder(struct cacheline *l, int cpu)
 }
 
 /* Where a missing CPU gets the line from: the last writer, else a holder. */
-static u64 fetch_cost(const struct machine *m, struct cacheline *l, int cpu)
+static inline __attribute__((always_inline)) u64 fetch_cost(const struct machine *m, struct cacheline *l, int cpu)
 {
 	int src = l->owner;
 
@@ -137,7 +137,7 @@ static u64 fetch_cost(const struct machine *m, struct cacheline *l, int cpu)
  * by the kernel work it was charged): an access before its start does not
  * wait for it.
  */
-static u64 busy_wait(const struct cacheline *l, u64 now)
+static inline __attribute__((always_inline)) u64 busy_wait(const struct cacheline *l, u64 now)
 {
 	return now >= l->busy_from && now < l->busy_until ? l->busy_until - now : 0;
 }
@@ -146,7 +146,7 @@ static u64 busy_wait(const struct cacheline *l, u64 now)
  * A miss that occupies the line: it queues from its request (now) behind
  * the transfer in flight, then holds the line for its own.
  */
-static u64 serialized(struct cacheline *l, u64 transfer, u64 now)
+static inline __attribute__((always_inline)) u64 serialized(struct cacheline *l, u64 transfer, u64 now)
 {
 	u64 start = now + busy_wait(l, now);
 
