@@ -463,6 +463,11 @@ static void test_bad_traces(void **state)
 	BAD("  a-1 [000] d..2. 1.0: sched_stat_runtime: comm=a pid=1 runtime=999999999999999999999999 "
 	    "[ns]\n", "field \"runtime\": expected ns, at most 3600 s");
 	BAD("ab\0cd\n", ":1: a NUL byte");
+	/* One CPU's clock went back: lines moved (found by a new-user trial). */
+	BAD("  a-1 [003] d..2. 1.000002: sched_waking: comm=b pid=2\n"
+	    "  a-1 [001] d..2. 1.000000: sched_waking: comm=b pid=2\n"
+	    "  a-1 [003] d..2. 1.000001: sched_waking: comm=b pid=2\n",
+	    ":3: sched_waking: the time 1.000001 is before 1.000002, CPU 3's event on line 1");
 
 	/* trace.dat cut after its first 64 KiB (mid-headers), or with its data overwritten. */
 	char out[2048], path[] = "/tmp/wakesim-dat-XXXXXX";
@@ -524,6 +529,34 @@ static void test_trial_findings(void **state)
 			       "&& %s replay %s/gap.txt --machine tests/data/ideal-2cpu.json", dir,
 			       tu_wakesim(), dir), 0);
 	assert_non_null(strstr(out, "warning: 1.000 s without events before line 11"));
+	/*
+	 * Two copies of a trace joined (found by a new-user trial: sorted
+	 * silently into one run): the second copy's first event (line 10 + 29)
+	 * is CPU 0's at 1.000000, after CPU 0's last of the first copy, line 27
+	 * at 1.000425. Events of different CPUs may still come out of order.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "cat " TRACES "hand.ftrace.txt " TRACES
+			       "hand.ftrace.txt > %s/joined.txt && %s replay %s/joined.txt --machine "
+			       "tests/data/ideal-2cpu.json", dir, tu_wakesim(), dir), 2);
+	assert_non_null(strstr(out, "/joined.txt:39: sched_switch: the time 1.000000 is before "
+				    "1.000425, CPU 0's event on line 27"));
+	/*
+	 * A trace wakesim cut at --trace-max-size, replayed: it says where (the
+	 * marker's line, found here by grep) and that the replay ends there.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-2cpu.json --trace "
+			       "%s/big.txt --trace-max-size 20K -- hackbench -g 1 -f 2 -l 500 >/dev/null "
+			       "2>&1 && grep -n 'trace-max-size' %s/big.txt | cut -d: -f1", tu_wakesim(), dir,
+			       dir), 0);
+	char want[160];
+
+	snprintf(want, sizeof(want), "warning: line %d: wakesim stopped writing this trace at its "
+		 "--trace-max-size", atoi(out));
+	assert_true(atoi(out) > 10);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s replay %s/big.txt --machine tests/data/ideal-2cpu.json",
+			       tu_wakesim(), dir), 0);
+	assert_non_null(strstr(out, want));
+	assert_non_null(strstr(out, "the replay ends where the trace does"));
 	assert_int_equal(tu_sh(out, sizeof(out), "grep -m1 sched_switch " TRACES "hb.perf.txt > "
 			       "%s/one.txt && %s replay %s/one.txt --machine " TU_HOST, dir, tu_wakesim(), dir),
 			 0);

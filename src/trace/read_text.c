@@ -24,7 +24,55 @@ struct ctx {
 	const char *event;
 	char *err;
 	size_t errlen;
+	/* Per CPU: the time and line of its last event (line 0: none yet). */
+	uint64_t *cpu_ts;
+	uint32_t *cpu_line;
+	size_t nr_cpu_slots;
 };
+
+/*
+ * One CPU's events are in time order in whatever ftrace or perf writes:
+ * each CPU's ring buffer is stamped by one clock, and the readers merge the
+ * CPUs' streams. An event before its CPU's previous one means lines were
+ * moved or two traces joined; sorting would splice the runs into one.
+ */
+static int check_cpu_order(struct ctx *c, int cpu, uint64_t ts)
+{
+	if ((size_t)cpu >= c->nr_cpu_slots) {
+		size_t n = (size_t)cpu + 1 > 2 * c->nr_cpu_slots ? (size_t)cpu + 1 : 2 * c->nr_cpu_slots;
+		uint64_t *t = realloc(c->cpu_ts, n * sizeof(*t));
+
+		if (!t)
+			return -1;
+		c->cpu_ts = t;
+		uint32_t *l = realloc(c->cpu_line, n * sizeof(*l));
+
+		if (!l)
+			return -1;
+		c->cpu_line = l;
+		memset(c->cpu_line + c->nr_cpu_slots, 0, (n - c->nr_cpu_slots) * sizeof(*l));
+		c->nr_cpu_slots = n;
+	}
+	if (c->cpu_line[cpu] && ts < c->cpu_ts[cpu]) {
+		snprintf(c->err, c->errlen,
+			 "%s:%lu: %s: the time %llu.%06llu is before %llu.%06llu, CPU %d's event on line "
+			 "%u: a CPU's events come in time order in any trace ftrace or perf writes "
+			 "(lines moved, or two traces joined?)", c->path, c->line, c->event,
+			 (unsigned long long)(ts / 1000000000), (unsigned long long)(ts % 1000000000 / 1000),
+			 (unsigned long long)(c->cpu_ts[cpu] / 1000000000),
+			 (unsigned long long)(c->cpu_ts[cpu] % 1000000000 / 1000), cpu, c->cpu_line[cpu]);
+		return 1;
+	}
+	c->cpu_ts[cpu] = ts;
+	c->cpu_line[cpu] = c->line > UINT32_MAX ? UINT32_MAX : (uint32_t)c->line;
+	return 0;
+}
+
+static int fail_nomem(struct ctx *c)
+{
+	snprintf(c->err, c->errlen, "%s:%lu: out of memory", c->path, c->line);
+	return -1;
+}
 
 static int fail(struct ctx *c, const char *field, const char *what, const char *found)
 {
@@ -419,6 +467,10 @@ static int parse_line(struct ctx *c, struct sched_trace *tr, char *s)
 		return 0;
 	}
 	c->event = sev_name(type);
+	int order = check_cpu_order(c, (int)cpu, ts);
+
+	if (order)
+		return order < 0 ? fail_nomem(c) : -1;
 	const char *f = t + nl + 1;
 
 	while (*f == ' ')
@@ -449,17 +501,15 @@ static int parse_line(struct ctx *c, struct sched_trace *tr, char *s)
 	if (r == -1)
 		return -1;
 	if (r || (pid && sched_trace_note(tr, (int)pid, strcmp(comm, "<...>") ? comm : NULL)) ||
-	    sched_trace_add(tr, &e)) {
-		snprintf(c->err, c->errlen, "%s:%lu: out of memory", c->path, c->line);
-		return -1;
-	}
+	    sched_trace_add(tr, &e))
+		return fail_nomem(c);
 	return 0;
 }
 
-int sched_trace_parse_text(const char *path, const char *buf, size_t len, struct sched_trace *tr,
-			   char *err, size_t errlen)
+
+static int parse_lines(struct ctx *c, const char *path, const char *buf, size_t len,
+		       struct sched_trace *tr, char *err, size_t errlen)
 {
-	struct ctx c = { .path = path, .err = err, .errlen = errlen };
 	char line[4096];
 	size_t pos = 0;
 
@@ -468,23 +518,23 @@ int sched_trace_parse_text(const char *path, const char *buf, size_t len, struct
 	while (pos < len) {
 		size_t n = 0;
 
-		c.line++;
+		c->line++;
 		while (pos + n < len && buf[pos + n] != '\n')
 			n++;
 		if (memchr(buf + pos, '\0', n)) {
 			snprintf(err, errlen, "%s:%lu: a NUL byte: not a text trace (nor a trace.dat)",
-				 path, c.line);
+				 path, c->line);
 			return -1;
 		}
 		if (n >= sizeof(line)) {
 			snprintf(err, errlen, "%s:%lu: a line of %zu bytes: longer than any sched event "
-				 "line (%zu)", path, c.line, n, sizeof(line) - 1);
+				 "line (%zu)", path, c->line, n, sizeof(line) - 1);
 			return -1;
 		}
 		if (pos + n == len && n && buf[len - 1] != '\n' && buf[len - 1] != '\r') {
 			/* A file cut in the middle of its last line (a truncated copy):
 			 * what is left of it would parse as something else. */
-			tr->cut_line = c.line > UINT32_MAX ? UINT32_MAX : (uint32_t)c.line;
+			tr->cut_line = c->line > UINT32_MAX ? UINT32_MAX : (uint32_t)c->line;
 			break;
 		}
 		memcpy(line, buf + pos, n);
@@ -498,14 +548,24 @@ int sched_trace_parse_text(const char *path, const char *buf, size_t len, struct
 
 		if (hp && sscanf(hp, "#P:%d", &cpus) == 1 && cpus > 0 && cpus <= 65536)
 			tr->nr_cpus = cpus;
+		/* kern/trace.c's line where a bounded trace stops. */
+		const char *cut = s[0] == '#' ? strstr(s, "--trace-max-size") : NULL;
+		const char *at = cut ? strstr(cut, " reached at ") : NULL;
+
+		if (at && !strncmp(s, "# wakesim: ", 11)) {
+			uint64_t ns;
+
+			tr->size_cut_line = c->line > UINT32_MAX ? UINT32_MAX : (uint32_t)c->line;
+			tr->size_cut_ns = parse_time(at + 12, &ns) ? ns : 0;
+		}
 		if (!*s || *s == '#' || ignorable(s, tr))
 			continue;
 		if (strstr(s, "[LOST ") && strstr(s, " EVENTS]")) {
 			tr->lost++;
 			continue;
 		}
-		c.event = NULL;
-		if (parse_line(&c, tr, line))
+		c->event = NULL;
+		if (parse_line(c, tr, line))
 			return -1;
 	}
 	if (!tr->nr && tr->cut_line) {
@@ -522,4 +582,15 @@ int sched_trace_parse_text(const char *path, const char *buf, size_t len, struct
 	snprintf(tr->format, sizeof(tr->format), "%s", tr->perf ? "perf script" : "ftrace text");
 	sched_trace_finish(tr);
 	return 0;
+}
+
+int sched_trace_parse_text(const char *path, const char *buf, size_t len, struct sched_trace *tr,
+			   char *err, size_t errlen)
+{
+	struct ctx c = { .path = path, .err = err, .errlen = errlen };
+	int r = parse_lines(&c, path, buf, len, tr, err, errlen);
+
+	free(c.cpu_ts);
+	free(c.cpu_line);
+	return r;
 }

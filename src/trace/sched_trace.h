@@ -67,6 +67,10 @@ struct sched_trace {
 	size_t skipped;		/* lines of other events, kept out */
 	size_t lost;		/* "[LOST N EVENTS]" markers: the trace has holes */
 	uint32_t cut_line;	/* a last line without its newline, left out (0: none) */
+	/* wakesim's own --trace-max-size marker: its line (0: none) and the
+	 * simulated time it gives, ns. */
+	uint32_t size_cut_line;
+	uint64_t size_cut_ns;
 	bool perf;		/* text lines in perf script's layout ("sched:EVENT") */
 	uint64_t max_gap_ns;	/* the longest time between two events */
 	uint32_t max_gap_line;	/* the line (record) after that gap */

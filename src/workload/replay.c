@@ -41,8 +41,8 @@ struct replay {
 	char path[512];
 	char format[24];
 	size_t nr_events, lost;
-	uint32_t cut_line, gap_line;
-	uint64_t gap_ns, span_ns;
+	uint32_t cut_line, gap_line, size_cut_line;
+	uint64_t gap_ns, span_ns, size_cut_ns;
 	int trace_tasks;
 	struct replay_plan plan;
 	struct rp_task *t;
@@ -258,6 +258,11 @@ static void rp_report(struct sim *sim, struct workload *wl, FILE *out)
 	if (rp->cut_line)
 		fprintf(out, "warning: line %u has no end of line (a truncated file?): left out\n",
 			rp->cut_line);
+	if (rp->size_cut_line)
+		fprintf(out, "warning: line %u: wakesim stopped writing this trace at its "
+			"--trace-max-size, %.6f s into the run: the replay ends where the trace "
+			"does, not where the run did\n", rp->size_cut_line,
+			(double)rp->size_cut_ns / 1e9);
 	/* One event far from the rest is a wrong time more often than a pause. */
 	if (rp->gap_ns > NSEC_PER_SEC && rp->gap_ns > rp->span_ns / 2)
 		fprintf(out, "warning: %.3f s without events before line %u, %.0f%% of the trace's "
@@ -451,6 +456,8 @@ struct workload *replay_create(int argc, char **argv, bool *help, char *err, siz
 	rp->nr_events = tr.nr;
 	rp->lost = tr.lost;
 	rp->cut_line = tr.cut_line;
+	rp->size_cut_line = tr.size_cut_line;
+	rp->size_cut_ns = tr.size_cut_ns;
 	rp->gap_ns = tr.max_gap_ns;
 	rp->gap_line = tr.max_gap_line;
 	rp->span_ns = tr.nr ? tr.ev[tr.nr - 1].ts_ns - tr.ev[0].ts_ns : 0;
