@@ -241,6 +241,96 @@ static void test_busy_balanced(void **state)
 	tu_sim_free(sim);
 }
 
+/*
+ * rd->overload(ed) (add_nr_running() in sched.h, update_sd_lb_stats() in
+ * fair.c): a runqueue reaching 2 tasks sets it, and only a balance at the
+ * top level (PKG here, parent NULL) clears it, so new-idle balancing runs
+ * after the queues drained. CPU 0 runs A, B is queued then dequeued (CPU 0
+ * back to 1 task, no runqueue with 2); CPU 1, idle 1 ms on average, goes
+ * idle: the flag is still set and it balances at MC and PKG (one new-idle
+ * pass each, nothing to pull). CPU 1's periodic idle balance at PKG sees
+ * no runqueue with 2 tasks and clears the flag; the next new-idle skips.
+ */
+static void test_rd_overloaded_sticky(void **state)
+{
+	(void)state;
+	const int kv[] = { KV_6_4, KV_MAINLINE };
+
+	for (int k = 0; k < 2; k++) {
+		struct sim *sim = tu_sim_kernel(two_llc, "default", kv[k]);
+		struct sched_domain *mc = level(sim, 1, "MC"), *pkg = level(sim, 1, "PKG");
+
+		sim->now = NOW;
+		assert_false(sim->doms.rd.overloaded); /* a machine idle before the run */
+		tu_busy(sim, 0);
+		assert_false(sim->doms.rd.overloaded);
+		struct task_struct *b = queued(sim, 0, 2 * NSEC_PER_MSEC);
+
+		assert_true(sim->doms.rd.overloaded);
+		sim->this_cpu = 0;
+		deactivate_task(sim, &sim->rq[0], b, DEQUEUE_SLEEP);
+		assert_int_equal(sim->rq[0].nr_running, 1);
+		assert_int_equal(sim->nr_overloaded, 0);
+		assert_true(sim->doms.rd.overloaded);
+
+		steady(sim, 0);
+		sim->this_cpu = 1;
+		sim->rq[1].avg_idle = NSEC_PER_MSEC;
+		assert_int_equal(newidle_balance(sim, &sim->rq[1]), 0);
+		assert_int_equal(mc->lb_count[CPU_NEWLY_IDLE], 1);
+		assert_int_equal(pkg->lb_count[CPU_NEWLY_IDLE], 1);
+		assert_int_equal(sim->met.newidle_balances, 2);
+		/* PKG's new-idle pass was a top-level balance: it cleared the flag. */
+		assert_false(sim->doms.rd.overloaded);
+		assert_int_equal(newidle_balance(sim, &sim->rq[1]), 0);
+		assert_int_equal(mc->lb_count[CPU_NEWLY_IDLE], 1);
+		assert_int_equal(sim->met.newidle_balances, 2);
+
+		/* Set again, cleared by a periodic idle balance at the top. */
+		b = queued(sim, 0, 2 * NSEC_PER_MSEC);
+		sim->this_cpu = 0;
+		deactivate_task(sim, &sim->rq[0], b, DEQUEUE_SLEEP);
+		assert_true(sim->doms.rd.overloaded);
+		sim->this_cpu = 1;
+		assert_int_equal(sched_balance_rq(sim, 1, mc, CPU_IDLE), 0);
+		assert_true(sim->doms.rd.overloaded); /* MC is not the top */
+		assert_int_equal(sched_balance_rq(sim, 1, pkg, CPU_IDLE), 0);
+		assert_false(sim->doms.rd.overloaded);
+		tu_sim_free(sim);
+	}
+}
+
+/*
+ * The root domain's line. Up to v6.8 a top-level balance stores both flags
+ * whether or not they change, so every CPU's next read of the line is a
+ * miss; v6.9+ stores only a change. CPU 2 holds the line (it read it); CPU
+ * 1 balances at PKG with nothing overloaded; CPU 2 reads again: on v6.4 a
+ * transfer from CPU 1 in the other LLC of the same node (two-llc, the
+ * default costs' "node": 100 ns), on mainline a hit ("local": 1 ns).
+ */
+static void test_rd_line_stores(void **state)
+{
+	(void)state;
+	const int kv[] = { KV_6_4, KV_MAINLINE };
+	const u64 want[] = { 100, 1 };
+
+	for (int k = 0; k < 2; k++) {
+		struct sim *sim = tu_sim_kernel(two_llc, "default", kv[k]);
+		struct cacheline *l = &sim->doms.rd.line;
+
+		sim->now = NOW;
+		tu_busy(sim, 0);
+		steady(sim, 0);
+		cacheline_read(sim->m, l, 2, NOW);
+		assert_int_equal(cacheline_read(sim->m, l, 2, NOW), 1); /* held: a hit */
+		sim->this_cpu = 1;
+		assert_int_equal(sched_balance_rq(sim, 1, level(sim, 1, "PKG"), CPU_IDLE), 0);
+		assert_false(sim->doms.rd.overloaded);
+		assert_int_equal(cacheline_read(sim->m, l, 2, NOW + NSEC_PER_MSEC), want[k]);
+		tu_sim_free(sim);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +338,8 @@ int main(void)
 		cmocka_unit_test(test_idle_cpu_fills_other_llc),
 		cmocka_unit_test(test_numa_imbalance),
 		cmocka_unit_test(test_busy_balanced),
+		cmocka_unit_test(test_rd_overloaded_sticky),
+		cmocka_unit_test(test_rd_line_stores),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -94,8 +94,64 @@ static inline unsigned long scale_load_to(unsigned long load, unsigned long capa
 	return load * 1024 / capacity;
 }
 
+/* cpu_overutilized() without uclamp: util_fits_cpu() is fits_capacity(). */
+static bool cpu_overutilized(struct sim *sim, int cpu)
+{
+	return cpu_util_cfs(sim, cpu) * 1280 >= capacity_of(sim, cpu) * 1024;
+}
+
+/* Up to v6.8 the root domain's flags were stored at every top-level
+ * balance; from v6.9/v6.10 only when they change, and overutilized only
+ * under EAS (set_rd_overloaded(), set_rd_overutilized(), v6.12). */
+static bool rd_flags_always_stored(const struct sim *sim)
+{
+	return sim->tun->kver < KV_MAINLINE;
+}
+
+void set_rd_overloaded(struct sim *sim)
+{
+	struct root_domain *rd = &sim->doms.rd;
+
+	line_read(sim, &rd->line);
+	if (!rd->overloaded) {
+		line_write(sim, &rd->line);
+		rd->overloaded = true;
+	}
+}
+
+void update_overutilized_status(struct sim *sim, struct rq *rq)
+{
+	struct root_domain *rd = &sim->doms.rd;
+
+	if (!rd_flags_always_stored(sim))
+		return; /* is_rd_overutilized() is true without EAS: nothing read */
+	line_read(sim, &rd->line);
+	if (!rd->overutilized && cpu_overutilized(sim, rq->cpu)) {
+		line_write(sim, &rd->line);
+		rd->overutilized = true;
+	}
+}
+
+/* update_sd_lb_stats()'s end at the top level: the flags from what it saw. */
+static void update_rd_flags(struct sim *sim, bool overloaded, bool overutilized)
+{
+	struct root_domain *rd = &sim->doms.rd;
+
+	if (rd_flags_always_stored(sim)) {
+		line_write(sim, &rd->line);
+		rd->overloaded = overloaded;
+		rd->overutilized = overutilized;
+		return;
+	}
+	line_read(sim, &rd->line);
+	if (rd->overloaded != overloaded) {
+		line_write(sim, &rd->line);
+		rd->overloaded = overloaded;
+	}
+}
+
 static void update_sg_lb_stats(struct sim *sim, struct sched_group *group, struct lb_env *env,
-			       struct sg_stats *sgs)
+			       struct sg_stats *sgs, bool *sg_overloaded, bool *sg_overutilized)
 {
 	int i, k;
 
@@ -108,6 +164,10 @@ static void update_sg_lb_stats(struct sim *sim, struct sched_group *group, struc
 		sgs->group_util += cpu_util_cfs(sim, i);
 		sgs->group_runnable += rq->cfs.avg.runnable_avg;
 		sgs->sum_nr_running += rq->nr_running;
+		if (rq->nr_running > 1)
+			*sg_overloaded = true;
+		if (!*sg_overutilized && cpu_overutilized(sim, i))
+			*sg_overutilized = true;
 		if (!rq->nr_running && idle_cpu(sim, i))
 			sgs->idle_cpus++;
 	}
@@ -180,6 +240,7 @@ static void update_sd_lb_stats(struct sim *sim, struct lb_env *env, struct sd_lb
 {
 	struct sched_group *sg = env->sd->groups;
 	unsigned long sum_util = 0;
+	bool sg_overloaded = false, sg_overutilized = false;
 
 	*sds = (struct sd_lb_stats){ 0 };
 	sds->prefer_sibling = env->sd->child && (env->sd->child->flags & SD_PREFER_SIBLING);
@@ -187,7 +248,7 @@ static void update_sd_lb_stats(struct sim *sim, struct lb_env *env, struct sd_lb
 		struct sg_stats sgs;
 		bool local = cpumask_test_cpu(env->dst_cpu, &sg->span);
 
-		update_sg_lb_stats(sim, sg, env, &sgs);
+		update_sg_lb_stats(sim, sg, env, &sgs, &sg_overloaded, &sg_overutilized);
 		if (local) {
 			sds->local = sg;
 			sds->local_stat = sgs;
@@ -200,6 +261,8 @@ static void update_sd_lb_stats(struct sim *sim, struct lb_env *env, struct sd_lb
 		sum_util += sgs.group_util;
 		sg = sg->next;
 	} while (sg != env->sd->groups);
+	if (!env->sd->parent)
+		update_rd_flags(sim, sg_overloaded, sg_overutilized);
 	update_idle_cpu_scan(sim, env->sd, env->dst_cpu, env->idle == CPU_NEWLY_IDLE, sum_util);
 }
 
@@ -553,12 +616,25 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 	if (rq->ttwu_pending)
 		return 0;
 	rq->idle_stamp = sim->now;
-	/* v5.12 gated on the migration cost, v5.16+ on the lowest domain's
-	 * balance cost. */
-	u64 gate = sim->tun->kver == KV_5_12 ? sim->tun->migration_cost_ns
-					     : sd ? sd->max_newidle_lb_cost : 0;
+	/*
+	 * v5.12 gated on the migration cost before it read rd->overload; v5.16+
+	 * reads rd->overload(ed) first, then the lowest domain's balance cost.
+	 * The flag, not the runqueues: it stays set after they drain until a
+	 * top-level balance sees none with 2 tasks.
+	 */
+	bool skip;
 
-	if (!sd || !sim->nr_overloaded || rq->avg_idle < gate) {
+	if (sim->tun->kver == KV_5_12) {
+		skip = rq->avg_idle < sim->tun->migration_cost_ns;
+		if (!skip) {
+			line_read(sim, &sim->doms.rd.line);
+			skip = !sim->doms.rd.overloaded;
+		}
+	} else {
+		line_read(sim, &sim->doms.rd.line);
+		skip = !sim->doms.rd.overloaded || (sd && rq->avg_idle < sd->max_newidle_lb_cost);
+	}
+	if (!sd || skip) {
 		if (sd)
 			update_next_balance(sim, sd, &next_balance);
 		goto out;
@@ -575,6 +651,8 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 
 			update_newidle_cost(sim, sd, cost);
 			curr_cost += cost;
+			sim->met.newidle_balances++;
+			sim->met.newidle_ns += cost;
 		}
 		if (pulled || rq->nr_running || rq->ttwu_pending)
 			break;

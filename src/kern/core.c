@@ -141,9 +141,14 @@ void activate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int fl
 	enqueue_entity(sim, rq, &p->se, flags);
 	rq->nr_running++;
 	sim->nr_running_total++;
-	if (rq->nr_running == 2)
+	if (rq->nr_running == 2) {
 		sim->nr_overloaded++;
+		set_rd_overloaded(sim); /* add_nr_running() */
+	}
 	rq_line_write(sim, rq);
+	/* enqueue_task_fair(): not for a new task's first enqueue */
+	if (flags & ENQUEUE_WAKEUP)
+		update_overutilized_status(sim, rq);
 }
 
 void rq_dequeued(struct sim *sim, struct rq *rq)

@@ -443,6 +443,7 @@ void exec_handle_tick(struct sim *sim, int cpu)
 	cpu_sync(sim, rq);
 	nohz_balance_exit_idle(sim, rq);
 	entity_tick(sim, rq);
+	update_overutilized_status(sim, rq); /* task_tick_fair() */
 	POLICY_CALL(sim, task_tick, cpu, rq->curr);
 	update_load_avg_se(sim, rq, &rq->curr->se);
 	balance_tick(sim, rq);

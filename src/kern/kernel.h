@@ -277,6 +277,19 @@ static inline unsigned long cpu_util_cfs(struct sim *sim, int cpu)
 	return util < cap ? util : cap;
 }
 
+/*
+ * add_nr_running()'s half of rd->overload(ed) (sched.h): a runqueue that
+ * reaches 2 tasks reads the root domain's line and sets the flag if clear.
+ */
+void set_rd_overloaded(struct sim *sim);
+/*
+ * update_overutilized_status() (fair.c up to v6.8, from a wake-up's
+ * enqueue and the tick): reads the root domain's line, sets overutilized
+ * if this CPU's util is past 80% of its capacity. Nothing from v6.9 on
+ * without EAS (the mainline profile).
+ */
+void update_overutilized_status(struct sim *sim, struct rq *rq);
+
 /* cpu_util(cpu, p, dst, 0) of v6.12: p removed (dst != cpu) or added. */
 unsigned long cpu_util(struct sim *sim, int cpu, struct task_struct *p, int dst_cpu);
 /* task_util(): p's util_avg, 0..1024. */

@@ -371,8 +371,24 @@ struct cpu_domains {
 	struct sched_domain *sd_asym_cpucapacity;
 };
 
+/*
+ * The root domain's two flags that fair.c keeps (struct root_domain,
+ * kernel/sched/sched.h): adjacent ints of one cache line that every CPU
+ * reads and that root-level balancing rewrites.
+ */
+struct root_domain {
+	/* rd->overload (rd->overloaded from v6.10): set when a runqueue reaches
+	 * 2 tasks, recomputed only by balancing at the top level: it stays set
+	 * after the queues drain, and new-idle balancing runs while it is. */
+	bool overloaded;
+	/* rd->overutilized: a CPU's utilisation past 80% of its capacity. */
+	bool overutilized;
+	struct cacheline line;
+};
+
 struct sched_domains {
 	int nr_cpus;
+	struct root_domain rd;		/* one: no cpusets or isolated CPUs */
 	struct cpu_domains *cpu;	/* [nr_cpus] */
 	struct sched_domain *all;	/* [nr_cpus * nr_levels]: the full table */
 	int nr_levels;

@@ -345,6 +345,7 @@ int build_sched_domains_cls(const struct machine *m, struct sched_domains *d, bo
 	int ncpu = t->nr_cpus;
 
 	memset(d, 0, sizeof(*d));
+	cacheline_init(&d->rd.line);
 	d->nr_cpus = ncpu;
 	d->nr_levels = nl;
 	d->cpu = calloc((size_t)ncpu, sizeof(*d->cpu));

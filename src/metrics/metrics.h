@@ -61,6 +61,8 @@ struct metrics {
 	uint64_t idle_exits[WS_MAX_IDLE_STATES];	/* wake-ups and ticks out of each state */
 	uint64_t idle_ticks;		/* ticks taken by idle CPUs that kept theirs */
 	uint64_t newidle_pulls;
+	uint64_t newidle_balances;	/* sched_balance_rq() passes of new-idle balancing */
+	uint64_t newidle_ns;		/* CPU time they took */
 	uint64_t lb_pulls;		/* tasks moved by periodic balance */
 	struct hist run_delay;		/* runnable (wake-up) to running */
 	uint64_t busy_ns;		/* sum over CPUs of non-idle time */

@@ -9,7 +9,7 @@ enum {
 	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_MIGR, M_WAKE_LIST, M_WAKE_REQUEUED,
 	M_SIS_SEARCH, M_SIS_CALLS, M_SIS_SCANNED, M_SIS_FAILED, M_SIS_SCAN_RATE, M_SIS_CPUS,
 	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
-	M_IDLE_TICKS, M_NEWIDLE, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_COLD, M_RQ_LOCK, M_EXIT_WAIT,
+	M_IDLE_TICKS, M_NEWIDLE, M_NEWIDLE_LB, M_NEWIDLE_PCT, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_COLD, M_RQ_LOCK, M_EXIT_WAIT,
 	M_IPI_WAIT, M_WC_N, M_WC_PCT, M_SIM_S, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
 	M_HIT_SHORT_AFF, M_HIT_SHORT_SCAN, M_HIT_NO_SMT, M_NR
 };
@@ -40,6 +40,8 @@ const struct metric_def metric_defs[] = {
 	[M_FORKS] = { "forks", 0, false, false },
 	[M_IDLE_TICKS] = { "idle_ticks", 0, true, false },
 	[M_NEWIDLE] = { "newidle_pulls", 0, false, false },
+	[M_NEWIDLE_LB] = { "newidle_balances", 0, true, false },
+	[M_NEWIDLE_PCT] = { "newidle_time_pct", 2, true, false },
 	[M_LB] = { "balance_pulls", 0, false, false },
 	[M_UTIL] = { "cpu_util_pct", 2, true, false },
 	[M_COHERENCE] = { "coherence_time_pct", 2, true, false },
@@ -102,6 +104,8 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_FORKS] = (double)met->forks;
 	v[M_IDLE_TICKS] = (double)met->idle_ticks;
 	v[M_NEWIDLE] = (double)met->newidle_pulls;
+	v[M_NEWIDLE_LB] = (double)met->newidle_balances;
+	v[M_NEWIDLE_PCT] = pct(met->newidle_ns, met->busy_ns);
 	v[M_LB] = (double)met->lb_pulls;
 	v[M_UTIL] = pct(met->busy_ns, met->elapsed_ns * (uint64_t)nr_cpus);
 	v[M_COHERENCE] = pct(met->coherence_ns, met->busy_ns);
