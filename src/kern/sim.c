@@ -1,0 +1,311 @@
+/*
+ * sim.c - setting up a simulation, and handling the engine's events.
+ *
+ * The engine (sim/engine.c) pops the earliest event and hands it here;
+ * the handler sets the kernel's clock to it and passes it to its owner
+ * (a CPU, a wake-up in flight, a timer). A run ends when the workload
+ * says it is done, when no event is left (every task asleep forever:
+ * reported as a deadlock), or at the max_sim_ns safety stop.
+ */
+#include "sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kern/kernel.h"
+#include "kern/pelt.h"
+#include "kern/timer.h"
+#include "kern/topology.h"
+#include "kern/wc.h"
+#include "policy/registry.h"
+#include "kern/check.h"
+
+int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
+	     char *err, size_t errlen)
+{
+	memset(sim, 0, sizeof(*sim));
+	sim->m = m;
+	sim->cfg = *cfg;
+	sim->feat = cfg->features;
+	sim->tun = &sim->cfg.tunables;
+	sim->nr_cpus = m->topo.nr_cpus;
+	sim->this_cpu = -1;
+	rng_seed(&sim->rng, cfg->seed);
+	if (pelt_load_avg_max() != LOAD_AVG_MAX) {
+		snprintf(err, errlen, "internal error: PELT series does not give LOAD_AVG_MAX");
+		return -1;
+	}
+	if (cfg->policy)
+		policy_watchdog_arm();
+	/* Lines' holder bits on machines over 1024 CPUs (coherence.h). */
+	cacheline_arena_get();
+	sim->arena_ref = true;
+	if (engine_init(&sim->eng) || build_sched_domains_cls(m, &sim->doms, cfg->tunables.kver != KV_5_12)) {
+		snprintf(err, errlen, "out of memory building the machine model");
+		sim_free(sim);
+		return -1;
+	}
+	sim->rq = calloc((size_t)sim->nr_cpus, sizeof(*sim->rq));
+	sim->idle_tasks = calloc((size_t)sim->nr_cpus, sizeof(*sim->idle_tasks));
+	if (!sim->rq || !sim->idle_tasks) {
+		snprintf(err, errlen, "out of memory");
+		sim_free(sim);
+		return -1;
+	}
+	struct cpumask none;
+
+	cpumask_clear(&none);
+	const struct cpumask *no_cpus = sim_cpumask(sim, &none);
+
+	if (!no_cpus) {
+		snprintf(err, errlen, "out of memory");
+		sim_free(sim);
+		return -1;
+	}
+	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
+		struct rq *rq = &sim->rq[cpu];
+
+		rq->cpu = cpu;
+		rq->idle = &sim->idle_tasks[cpu];
+		/* Only what current is read for: wakee flips, load (0), its CPU. */
+		snprintf(rq->idle->comm, sizeof(rq->idle->comm), "swapper/%d", cpu);
+		rq->idle->cpu = rq->idle->wake_cpu = rq->idle->recent_used_cpu = cpu;
+		rq->idle->cpus_ptr = no_cpus;	/* an idle task moves nowhere */
+		rq->idle->last_ran_cpu = cpu;
+		cacheline_init(&rq->idle->flips_line);
+		cfs_rq_init(&rq->cfs);
+		rq->mode = CPU_MODE_IDLE;
+		/* A booted machine has been idle a while: deepest state, tick off. */
+		rq->idle_state = m->nr_idle_states - 1;
+		rq->nohz_idle = true;
+		rq->tick_stopped = true;
+		menu_init(&rq->menu);
+		rq->speed = m->topo.cpu[cpu].speed * 100;
+		rq->cpu_capacity = m->topo.cpu[cpu].capacity;
+		rq->avg_idle = 2 * cfg->tunables.migration_cost_ns;
+		rq->max_idle_balance_cost = cfg->tunables.migration_cost_ns;
+		rq->last_mm_id = -1;
+		cacheline_init(&rq->line);
+		cacheline_init(&rq->pend_line);
+		cacheline_init(&rq->curr_line);
+		cacheline_init(&rq->cfs_line);
+		rq->lock_owner = -1;
+		event_init(&rq->ev_run, EV_CPU_RUN, cpu, NULL);
+		event_init(&rq->ev_tick, EV_CPU_TICK, cpu, NULL);
+		event_init(&rq->ev_ipi, EV_CPU_IPI, cpu, NULL);
+	}
+	/*
+	 * A benchmark starts on a machine that has been up and idle, not at
+	 * boot: idle CPUs are out of nr_busy_cpus (nohz_balance_enter_idle()),
+	 * every SMT core is idle (__update_idle_core() set has_idle_cores) and
+	 * the last LLC balance saw no load, so SIS_UTIL's budget is the whole
+	 * LLC (update_idle_cpu_scan() with util 0). After a domain rebuild the
+	 * kernel has 0 there instead; a machine idles long enough to get here.
+	 */
+	for (int i = 0; i < sim->doms.nr_shared; i++) {
+		struct sched_domain_shared *sds = &sim->doms.shared[i];
+
+		sds->nr_busy_cpus = 0;
+		sds->has_idle_cores = sim->doms.smt_present;
+		sds->nr_idle_scan = sim->doms.cpu[sds->llc_id].sd_llc_size;
+	}
+	return 0;
+}
+
+bool sim_quiescent(const struct sim *sim)
+{
+	int background = sim->nr_ticks_queued + (sim->wc && timer_armed(&sim->wc->timer));
+
+	return !sim->nr_running_total && evq_size(&sim->eng.evq) <= background;
+}
+
+const struct cpumask *sim_cpumask(struct sim *sim, const struct cpumask *m)
+{
+	for (int i = 0; i < sim->nr_masks; i++)
+		if (cpumask_equal(sim->masks[i], m))
+			return sim->masks[i];
+	if (sim->nr_masks == sim->cap_masks) {
+		int cap = sim->cap_masks ? 2 * sim->cap_masks : 8;
+		struct cpumask **n = realloc(sim->masks, sizeof(*n) * (size_t)cap);
+
+		if (!n)
+			return NULL;
+		sim->masks = n;
+		sim->cap_masks = cap;
+	}
+	struct cpumask *c = malloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	cpumask_copy(c, m);
+	sim->masks[sim->nr_masks++] = c;
+	return c;
+}
+
+void sim_free(struct sim *sim)
+{
+	/* The queue points into tasks and runqueues: release it first. */
+	engine_free(&sim->eng);
+	for (int i = 0; i < sim->nr_tasks; i++)
+		free(sim->tasks[i]);
+	free(sim->tasks);
+	if (sim->rq)
+		for (int cpu = 0; cpu < sim->nr_cpus; cpu++)
+			cfs_rq_free(&sim->rq[cpu].cfs);
+	free(sim->rq);
+	free(sim->idle_tasks);
+	free_sched_domains(&sim->doms);
+	if (sim->wl && sim->wl->ops->free)
+		sim->wl->ops->free(sim->wl);
+	for (int i = 0; i < sim->nr_masks; i++)
+		free(sim->masks[i]);
+	free(sim->masks);
+	/* Last: the workload's lines (futexes, pipes) were in the arena too. */
+	if (sim->arena_ref)
+		cacheline_arena_put();
+	memset(sim, 0, sizeof(*sim));
+}
+
+void sim_set_workload(struct sim *sim, struct workload *wl)
+{
+	sim->wl = wl;
+}
+
+static int sim_loop(struct sim *sim, char *err, size_t errlen);
+
+int sim_run(struct sim *sim, char *err, size_t errlen)
+{
+	if (sim->cfg.policy && sim->cfg.policy->init) {
+		int r;
+
+		POLICY_CALL_RET(sim, &r, init);
+		if (r) {
+			snprintf(err, errlen, "policy %s: its init() refused this machine (%s)",
+				 sim->cfg.policy->name, sim->m->name);
+			return -2;
+		}
+	}
+	if (sim->wl->ops->start(sim, sim->wl, err, errlen))
+		return -2;
+	struct wc_checker wc;
+
+	if (wc_start(sim, &wc, sim->tun->wc_threshold_ns)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	sim->wc = &wc;
+	int r = sim_loop(sim, err, errlen);
+
+	wc_finish(sim, &wc);
+	sim->wc = NULL;
+	return r;
+}
+
+/* engine_ops for sim_run(): the workload ends the run. */
+static bool sim_done(void *ctx)
+{
+	const struct sim *sim = ctx;
+
+	return sim->wl->done;
+}
+
+static void sim_progress(void *ctx)
+{
+	struct sim *sim = ctx;
+
+	sim->now = sim->eng.now;
+	sim->met.events = sim->eng.events;
+	sim->cfg.progress(sim, sim->cfg.progress_arg);
+}
+
+/* One event to its owner; false when the run is over (quiescent). */
+static bool sim_handle(void *ctx, struct event *ev)
+{
+	struct sim *sim = ctx;
+
+	sim->now = ev->time;
+	if (ev->type != EV_CPU_TICK)
+		sim->active_ns = sim->now;
+	sim->met.events = sim->eng.events;
+	switch (ev->type) {
+	case EV_CPU_RUN:
+		exec_handle_run(sim, ev->arg);
+		break;
+	case EV_CPU_TICK:
+		sim->nr_ticks_queued--;
+		/*
+		 * Nothing runnable and nothing but ticks left: idle CPUs that
+		 * keep their tick (a polling state) would tick on forever with
+		 * nothing to balance. The run is over (finished, or every task
+		 * waits on another), since the last event that was not a tick.
+		 */
+		if (sim_quiescent(sim)) {
+			sim->now = sim->active_ns;
+			return false;
+		}
+		exec_handle_tick(sim, ev->arg);
+		break;
+	case EV_CPU_IPI:
+		exec_handle_ipi(sim, ev->arg);
+		break;
+	case EV_WAKE_ENQUEUE:
+		ttwu_queue_event(sim, ev->ptr);
+		break;
+	case EV_TIMER:
+		timer_handle(sim, ev->ptr);
+		break;
+	}
+#ifdef WS_DEBUG
+	sim_check_invariants(sim, sim->debug_last_ns);
+	sim->debug_last_ns = sim->now;
+#endif
+	return true;
+}
+
+/* The event loop of sim_run(), and how the run ended. */
+static int sim_loop(struct sim *sim, char *err, size_t errlen)
+{
+	static const struct engine_ops ops = { .done = sim_done, .handle = sim_handle };
+	struct engine_ops with_progress = ops;
+
+	with_progress.progress = sim_progress;
+	sim->active_ns = sim->now;
+#ifdef WS_DEBUG
+	sim->debug_last_ns = sim->now;
+#endif
+	int r = engine_run(&sim->eng, sim->cfg.progress ? &with_progress : &ops, sim,
+			   sim->cfg.max_sim_ns, err, errlen);
+
+	if (r)
+		return r;
+	if (sim->wl->input_error[0]) {
+		snprintf(err, errlen, "%s", sim->wl->input_error);
+		return -2;
+	}
+	if (!sim->wl->done) {
+		int off = snprintf(err, errlen,
+				   "deadlock: every task sleeps and nothing can wake them (at %.6f s, "
+				   "%d tasks alive:", (double)sim->now / 1e9, sim->nr_alive);
+		int shown = 0;
+
+		for (int i = 0; i < sim->nr_tasks && off > 0 && (size_t)off < errlen; i++) {
+			const struct task_struct *p = sim->tasks[i];
+
+			if (p->__state == TASK_DEAD)
+				continue;
+			if (++shown > 8) {
+				off += snprintf(err + off, errlen - (size_t)off, " ...");
+				break;
+			}
+			off += snprintf(err + off, errlen - (size_t)off, " %s/%d", p->comm, p->pid);
+		}
+		if (off > 0 && (size_t)off < errlen)
+			snprintf(err + off, errlen - (size_t)off, ")");
+		return -3;
+	}
+	/* Close the per-CPU busy accounting at the end of the run. */
+	for (int cpu = 0; cpu < sim->nr_cpus; cpu++)
+		cpu_sync(sim, &sim->rq[cpu]);
+	sim->met.elapsed_ns = sim->now;
+	return 0;
+}
