@@ -7,7 +7,7 @@
  * files must be refused with the file, line and key.
  */
 #include "testutil.h"
-#include "sim/jsonpos.h"
+#include "util/jsonpos.h"
 
 #define IDEAL "tests/data/ideal-2cpu.json"
 

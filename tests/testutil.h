@@ -22,7 +22,7 @@
 #include "kern/kernel.h"
 #include "kern/topology.h"
 #include "machine/machine.h"
-#include "sim/sim.h"
+#include "kern/sim.h"
 
 /*
  * The fixture that stands for "this machine" wherever a test needs a real

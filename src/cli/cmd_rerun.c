@@ -9,9 +9,9 @@
 
 #include "args.h"
 #include "commands.h"
-#include "sim/jsondoc.h"
-#include "sim/jsonpos.h"
-#include "sim/textfile.h"
+#include "util/jsondoc.h"
+#include "util/jsonpos.h"
+#include "util/textfile.h"
 
 static const char rerun_usage[] =
 	"Usage: wakesim rerun RESULT.json [-o FILE]\n"

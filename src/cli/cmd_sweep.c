@@ -25,9 +25,9 @@
 #include "kern/features.h"
 #include "report/compare_out.h"
 #include "report/progress.h"
-#include "sim/jsondoc.h"
-#include "sim/jsonpos.h"
-#include "sim/textfile.h"
+#include "util/jsondoc.h"
+#include "util/jsonpos.h"
+#include "util/textfile.h"
 #include "sweep_plan.h"
 #include "workload/workload.h"
 

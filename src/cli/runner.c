@@ -2,7 +2,8 @@
  * runner.c - one simulation end to end, and a fork()-based pool of them.
  */
 #include "runner.h"
-#include "sim/fdio.h"
+#include "util/fdio.h"
+#include "policy/registry.h"
 #include "report/schedstat.h"
 
 #include <errno.h>
@@ -35,6 +36,10 @@ int run_one(const struct run_spec *spec, uint64_t seed, struct run_outcome *out,
 	wl = workload_create(spec->argc, spec->argv, &help, out->err, sizeof(out->err));
 	if (!wl)
 		return -1;
+	/* This process's guard on the policy's hook calls (a fork()ed worker
+	 * does not inherit the timer). */
+	if (cfg.policy)
+		policy_watchdog_arm();
 	if (sim_init(&sim, spec->m, &cfg, out->err, sizeof(out->err))) {
 		wl->ops->free(wl);
 		return -1;

@@ -10,8 +10,8 @@
 #ifndef WS_RUNNER_H
 #define WS_RUNNER_H
 
-#include "metrics/metrics.h"
-#include "sim/sim.h"
+#include "kern/metrics.h"
+#include "kern/sim.h"
 
 struct run_spec {
 	const struct machine *m;

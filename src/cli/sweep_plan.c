@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "kern/features.h"
-#include "sim/jsondoc.h"
-#include "sim/jsonpos.h"
-#include "sim/textfile.h"
+#include "util/jsondoc.h"
+#include "util/jsonpos.h"
+#include "util/textfile.h"
 
 #define MAX_JOBS 1000000LL
 

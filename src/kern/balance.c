@@ -18,7 +18,7 @@
 
 #include "kernel.h"
 #include "lb.h"
-#include "policy/registry.h"
+#include "hooks.h"
 
 enum migration_type { migrate_load, migrate_util, migrate_task };
 

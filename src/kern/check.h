@@ -5,7 +5,7 @@
 #ifndef WS_CHECK_H
 #define WS_CHECK_H
 
-#include "sim/sim.h"
+#include "kern/sim.h"
 
 /* Abort with a message if an invariant is broken; last_now: the previous event's time. */
 void sim_check_invariants(struct sim *sim, u64 last_now);

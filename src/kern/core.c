@@ -18,7 +18,7 @@
 #include "pelt.h"
 #include "topology.h"
 #include "trace.h"
-#include "policy/registry.h"
+#include "hooks.h"
 
 /*
  * current: the task running on the CPU the kernel code runs on, or its
@@ -525,7 +525,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 		sim->met.ipi_send_ns += k->ipi_send_ns;
 	}
 	sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
-	evq_schedule(&sim->evq, &p->ev_wake, sim->now + sim->kcost_ns);
+	evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + sim->kcost_ns);
 	return 1;
 }
 

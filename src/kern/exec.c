@@ -19,7 +19,7 @@
 #include "pelt.h"
 #include "timer.h"
 #include "trace.h"
-#include "policy/registry.h"
+#include "hooks.h"
 
 static inline bool preemptible(const struct task_struct *p)
 {
@@ -84,7 +84,7 @@ void cpu_arm(struct sim *sim, struct rq *rq)
 
 	rq->seg_start = sim->now;
 	rq->piece_end = sim->now + dur;
-	evq_schedule(&sim->evq, &rq->ev_run, rq->piece_end);
+	evq_schedule(&sim->eng.evq, &rq->ev_run, rq->piece_end);
 }
 
 static bool cpu_busy(const struct rq *rq)
@@ -125,7 +125,7 @@ void send_ipi(struct sim *sim, int cpu, u64 latency_ns)
 	if (event_queued(&rq->ev_ipi) && rq->ev_ipi.time <= when)
 		return;
 	sim->met.ipi_wait_ns += latency_ns;
-	evq_schedule(&sim->evq, &rq->ev_ipi, when);
+	evq_schedule(&sim->eng.evq, &rq->ev_ipi, when);
 }
 
 /*
@@ -168,7 +168,7 @@ void tick_arm(struct sim *sim, struct rq *rq)
 	u64 t = sim->tun->tick_ns;
 
 	sim->nr_ticks_queued++;
-	evq_schedule(&sim->evq, &rq->ev_tick, (sim->now / t + 1) * t);
+	evq_schedule(&sim->eng.evq, &rq->ev_tick, (sim->now / t + 1) * t);
 }
 
 /*
@@ -228,7 +228,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 			switch_lines(sim, rq);
 		}
 		if (rq->mode != CPU_MODE_IDLE) {
-			evq_cancel(&sim->evq, &rq->ev_run);
+			evq_cancel(&sim->eng.evq, &rq->ev_run);
 			idle_enter(sim, rq);
 			smt_update(sim, cpu);
 		}
@@ -468,7 +468,7 @@ void exec_handle_ipi(struct sim *sim, int cpu)
 		sim->met.idle_exit_ns += st->exit_latency_ns;
 		rq->mode = CPU_MODE_EXITING;
 		smt_update(sim, cpu);
-		evq_schedule(&sim->evq, &rq->ev_run, sim->now + st->exit_latency_ns);
+		evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + st->exit_latency_ns);
 		return;
 	}
 	case CPU_MODE_EXITING:

@@ -20,7 +20,7 @@
 #include "kernel.h"
 #include "lb.h"
 #include "timer.h"
-#include "policy/registry.h"
+#include "hooks.h"
 
 /*
  * __update_idle_core(): when a CPU of an SMT core goes idle and every
@@ -62,7 +62,7 @@ static void idle_tick_step(struct sim *sim, struct rq *rq, bool stop_tick)
 		return;
 	}
 	if (event_queued(&rq->ev_tick)) {
-		evq_cancel(&sim->evq, &rq->ev_tick);
+		evq_cancel(&sim->eng.evq, &rq->ev_tick);
 		sim->nr_ticks_queued--;
 	}
 	if (rq->tick_stopped)
@@ -142,7 +142,7 @@ void idle_tick(struct sim *sim, struct rq *rq)
 	if (rq->nr_running || rq->need_resched || rq->wake_list) {
 		/* It pulled work: the idle loop ends once the state is left. */
 		smt_update(sim, rq->cpu);
-		evq_schedule(&sim->evq, &rq->ev_run, sim->now + st->exit_latency_ns);
+		evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + st->exit_latency_ns);
 		return;
 	}
 	rq->mode = CPU_MODE_IDLE;

@@ -5,7 +5,7 @@
 #ifndef WS_KERNEL_H
 #define WS_KERNEL_H
 
-#include "sim/sim.h"
+#include "kern/sim.h"
 
 #define ENQUEUE_WAKEUP 0x01
 #define ENQUEUE_INITIAL 0x02

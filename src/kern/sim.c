@@ -17,7 +17,7 @@
 #include "kern/timer.h"
 #include "kern/topology.h"
 #include "kern/wc.h"
-#include "policy/registry.h"
+#include "hooks.h"
 #include "kern/check.h"
 
 int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
@@ -35,8 +35,6 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		snprintf(err, errlen, "internal error: PELT series does not give LOAD_AVG_MAX");
 		return -1;
 	}
-	if (cfg->policy)
-		policy_watchdog_arm();
 	/* Lines' holder bits on machines over 1024 CPUs (coherence.h). */
 	cacheline_arena_get();
 	sim->arena_ref = true;

@@ -13,7 +13,7 @@
 #define WS_SIM_H
 
 #include "kern/sched.h"
-#include "metrics/metrics.h"
+#include "kern/metrics.h"
 #include "sim/engine.h"
 #include "sim/rng.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim.h"
+#include "kern/sim.h"
 
 /*
  * sysctl_sched_base_slice is 0.70 ms (v6.15+; 0.75 ms before) scaled by

@@ -31,7 +31,7 @@ void timer_cancel(struct sim *sim, struct sim_timer *t)
 {
 	if (!timer_armed(t))
 		return;
-	evq_cancel(&sim->evq, &t->ev);
+	evq_cancel(&sim->eng.evq, &t->ev);
 	list_del(sim, t);
 }
 
@@ -47,7 +47,7 @@ void timer_arm(struct sim *sim, struct sim_timer *t, int cpu, u64 expires_ns)
 		t->next = *pp;
 		*pp = t;
 	}
-	evq_schedule(&sim->evq, &t->ev, expires_ns);
+	evq_schedule(&sim->eng.evq, &t->ev, expires_ns);
 }
 
 u64 cpu_next_timer(const struct sim *sim, int cpu)

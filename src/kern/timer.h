@@ -11,7 +11,7 @@
 #ifndef WS_TIMER_H
 #define WS_TIMER_H
 
-#include "sim/sim.h"
+#include "kern/sim.h"
 
 /* A timer that calls fn(sim, t) with t->data set to data. */
 void timer_init(struct sim_timer *t, sim_timer_fn fn, void *data);

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "policy/registry.h"
+#include "hooks.h"
 
 /*
  * Every this many events, a bounded trace estimates the whole run's size
@@ -199,7 +199,7 @@ void __trace_sched_select_rq(struct sim *sim, const struct task_struct *p,
 	char reason[48];
 
 	if (pl->reason == PR_POLICY && sim->cfg.policy)
-		snprintf(reason, sizeof(reason), "policy:%s", policy_name(sim->cfg.policy));
+		snprintf(reason, sizeof(reason), "policy:%s", sim->cfg.policy ? sim->cfg.policy->name : "mainline");
 	else
 		snprintf(reason, sizeof(reason), "%s", place_reason_name(pl->reason));
 	lead(sim, cpu, sim->rq[cpu].curr);

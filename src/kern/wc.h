@@ -7,7 +7,7 @@
 #ifndef WS_WC_H
 #define WS_WC_H
 
-#include "sim/sim.h"
+#include "kern/sim.h"
 
 #define WC_NONE UINT64_MAX
 

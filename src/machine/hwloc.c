@@ -26,9 +26,9 @@
 #include <unistd.h>
 
 #include "machine.h"
-#include "sim/fdio.h"
-#include "sim/isolate.h"
-#include "sim/textfile.h"
+#include "util/fdio.h"
+#include "util/isolate.h"
+#include "util/textfile.h"
 
 /* The outermost cache above pu (the LLC), or NULL. */
 static hwloc_obj_t llc_of(hwloc_obj_t pu)

@@ -17,7 +17,7 @@
 #include <strings.h>
 
 #include "machine.h"
-#include "sim/textfile.h"
+#include "util/textfile.h"
 
 #define MAX_COLS 16
 

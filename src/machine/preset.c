@@ -22,9 +22,9 @@
 #include <unistd.h>
 
 #include "presets_data.h"
-#include "sim/jsondoc.h"
-#include "sim/jsonpos.h"
-#include "sim/textfile.h"
+#include "util/jsondoc.h"
+#include "util/jsonpos.h"
+#include "util/textfile.h"
 
 struct jctx {
 	const char *text;

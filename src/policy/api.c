@@ -9,10 +9,8 @@
 #include "kern/kernel.h"
 #include "kern/topology.h"
 #include "registry.h"
-#include "sim/sim.h"
+#include "kern/sim.h"
 #include "wakesim/policy_abi.h"
-
-struct sim *policy_sim;
 
 _Static_assert(sizeof(struct cacheline) <= sizeof(struct policy_cacheline),
 	       "struct policy_cacheline must hold a struct cacheline");

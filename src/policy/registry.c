@@ -9,7 +9,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "sim/sim.h"
+#include "kern/sim.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -59,8 +59,6 @@ static struct {
 } loaded[MAX_LOADED];
 static int nr_loaded;
 
-const char *volatile policy_hook;
-volatile unsigned long policy_calls;
 
 /* write(2) of a string: what a signal handler may call. */
 static void say(const char *s)

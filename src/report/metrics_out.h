@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "machine/machine.h"
-#include "metrics/metrics.h"
+#include "kern/metrics.h"
 
 #define METRICS_MAX 48
 

@@ -22,7 +22,7 @@
 
 #include <stdio.h>
 
-#include "sim/sim.h"
+#include "kern/sim.h"
 
 /* Write sim's counters, at the end of its run, as /proc/schedstat. */
 void schedstat_write(struct sim *sim, FILE *f);

@@ -27,7 +27,7 @@
 #ifndef WS_DERIVE_H
 #define WS_DERIVE_H
 
-#include "metrics/metrics.h"
+#include "kern/metrics.h"
 #include "sched_trace.h"
 
 enum rop_kind { ROP_RUN, ROP_WAKE, ROP_FORK, ROP_BLOCK, ROP_SLEEP, ROP_EXIT };

@@ -18,8 +18,8 @@
 #include <trace-cmd.h>
 
 #include "sched_trace.h"
-#include "sim/fdio.h"
-#include "sim/isolate.h"
+#include "util/fdio.h"
+#include "util/isolate.h"
 
 struct dat_header {
 	int ok;

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/fdio.h"
+#include "util/fdio.h"
 
 static const char *const names[SEV_NR] = {
 	"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",

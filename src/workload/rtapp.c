@@ -28,7 +28,7 @@
 
 #include "ipc/futex.h"
 #include "launcher.h"
-#include "metrics/metrics.h"
+#include "kern/metrics.h"
 #include "rtapp.h"
 
 #define RA_RUNTIME_CHUNK_NS (32 * NSEC_PER_USEC)

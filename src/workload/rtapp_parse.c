@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/jsonpos.h"
-#include "sim/textfile.h"
+#include "util/jsonpos.h"
+#include "util/textfile.h"
 
 struct pctx {
 	const char *file;

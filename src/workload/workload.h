@@ -5,7 +5,7 @@
 #ifndef WS_WORKLOAD_H
 #define WS_WORKLOAD_H
 
-#include "sim/sim.h"
+#include "kern/sim.h"
 
 typedef struct workload *(*workload_create_fn)(int argc, char **argv, bool *help, char *err,
 					       size_t errlen);
