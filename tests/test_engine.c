@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include "kern/check.h"
+#include "sim/engine.h"
 
 static void test_cpulist(void **state)
 {
@@ -261,6 +262,94 @@ static void test_invariants(void **state)
 	tu_machine_free(m);
 }
 
+/* A log of the events an engine_run() handled, by arg, and where to stop. */
+struct run_log {
+	int seen[8], n;
+	u64 at[8];
+	int stop_after;		/* handle returns false after this many (0: never) */
+	bool done_after_two;
+};
+
+static bool log_done(void *ctx)
+{
+	const struct run_log *l = ctx;
+
+	return l->done_after_two && l->n >= 2;
+}
+
+static bool log_handle(void *ctx, struct event *ev)
+{
+	struct run_log *l = ctx;
+
+	l->seen[l->n] = ev->arg;
+	l->at[l->n++] = ev->time;
+	return !(l->stop_after && l->n >= l->stop_after);
+}
+
+/*
+ * The engine's loop on its own (no kernel): events at 10, 5 and 5 ns,
+ * scheduled in that order, are handled 5 (the first scheduled), 5, 10;
+ * the clock is the handled event's time. A handler's false ends the run
+ * after that event; done() is asked before each; an event past max_ns is
+ * a run that did not finish (-1, no handling); an event before the clock
+ * is an internal error.
+ */
+static void test_engine_run(void **state)
+{
+	(void)state;
+	const struct engine_ops ops = { .done = log_done, .handle = log_handle };
+	struct event ev[3];
+	struct engine e;
+	char err[160];
+	const u64 t[3] = { 10, 5, 5 };
+
+	for (int k = 0; k < 5; k++) {
+		struct run_log l = { .stop_after = k == 1 ? 2 : 0, .done_after_two = k == 2 };
+		const u64 max_ns = k == 3 ? 7 : 0;
+
+		assert_int_equal(engine_init(&e), 0);
+		for (int i = 0; i < 3; i++) {
+			memset(&ev[i], 0, sizeof(ev[i]));
+			ev[i].heap_idx = EVQ_NOT_QUEUED;
+			ev[i].arg = i;
+			evq_schedule(&e.evq, &ev[i], t[i]);
+		}
+		if (k == 4)
+			e.now = 6; /* as if an event at 6 had been handled */
+		int r = engine_run(&e, &ops, &l, max_ns, err, sizeof(err));
+
+		switch (k) {
+		case 0:
+			assert_int_equal(r, 0);
+			assert_int_equal(l.n, 3);
+			assert_int_equal(l.seen[0], 1);
+			assert_int_equal(l.seen[1], 2);
+			assert_int_equal(l.seen[2], 0);
+			assert_int_equal(e.now, 10);
+			assert_int_equal(e.events, 3);
+			break;
+		case 1:
+		case 2:
+			assert_int_equal(r, 0);
+			assert_int_equal(l.n, 2);
+			assert_int_equal(e.now, 5);
+			assert_int_equal(evq_size(&e.evq), 1);
+			break;
+		case 3:
+			assert_int_equal(r, -1);
+			assert_int_equal(l.n, 2);
+			assert_string_equal(err, "the workload did not finish within 0.000 simulated seconds");
+			break;
+		case 4:
+			assert_int_equal(r, -1);
+			assert_int_equal(l.n, 0);
+			assert_string_equal(err, "internal error: time went back from 6 to 5");
+			break;
+		}
+		engine_free(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_jitter_width),
 		cmocka_unit_test(test_event_queue_split),
 		cmocka_unit_test(test_invariants),
+		cmocka_unit_test(test_engine_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
