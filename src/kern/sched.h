@@ -109,6 +109,26 @@ struct step {
  */
 typedef void (*task_step_fn)(struct sim *sim, struct task_struct *p, struct step *out);
 
+/* A program's next step: ns of work, kernel (a syscall's body) or user. */
+static inline void step_run(struct step *out, u64 ns, bool kernel)
+{
+	out->kind = STEP_RUN;
+	out->work_ns = ns;
+	out->kernel = kernel;
+}
+
+/* ns of kernel work: not preemptible until it ends. */
+static inline void step_kernel(struct step *out, u64 ns)
+{
+	step_run(out, ns, true);
+}
+
+/* ns of user work: preemptible at once. */
+static inline void step_user(struct step *out, u64 ns)
+{
+	step_run(out, ns, false);
+}
+
 struct task_struct {
 	int pid;
 	char comm[16];

@@ -85,13 +85,6 @@ static int nr_children(const struct hackbench *hb)
 	return 2 * hb->groups * hb->fds;
 }
 
-static void run(struct step *out, u64 ns)
-{
-	out->kind = STEP_RUN;
-	out->work_ns = ns;
-	out->kernel = true;
-}
-
 static void child_exit_notify(struct sim *sim, struct hb_task *t)
 {
 	struct hackbench *hb = t->hb;
@@ -160,7 +153,7 @@ static void child_step(struct sim *sim, struct task_struct *p, struct step *out)
 	for (;;) {
 		switch (t->state) {
 		case ST_READY_SYSCALL:
-			run(out, chan_write_cost(sim, &hb->ready));
+			step_kernel(out, chan_write_cost(sim, &hb->ready));
 			t->state = ST_READY_DO;
 			return;
 		case ST_READY_DO:
@@ -174,7 +167,7 @@ static void child_step(struct sim *sim, struct task_struct *p, struct step *out)
 			t->state = ST_POLL_SYSCALL;
 			continue;
 		case ST_POLL_SYSCALL:
-			run(out, chan_read_cost(sim, &hb->wake));
+			step_kernel(out, chan_read_cost(sim, &hb->wake));
 			t->state = ST_POLL_DO;
 			return;
 		case ST_POLL_DO:
@@ -191,7 +184,7 @@ static void child_step(struct sim *sim, struct task_struct *p, struct step *out)
 				t->state = ST_EXIT_SYSCALL;
 				continue;
 			}
-			run(out, t->role == HB_SENDER ? chan_write_cost(sim, &hb->rx[0])
+			step_kernel(out, t->role == HB_SENDER ? chan_write_cost(sim, &hb->rx[0])
 						      : chan_read_cost(sim, &hb->rx[0]));
 			t->state = ST_IO_DO;
 			return;
@@ -229,7 +222,7 @@ static void child_step(struct sim *sim, struct task_struct *p, struct step *out)
 			continue;
 		}
 		case ST_EXIT_SYSCALL:
-			run(out, hb->threads ? k->thread_exit_ns : k->exit_ns);
+			step_kernel(out, hb->threads ? k->thread_exit_ns : k->exit_ns);
 			t->state = ST_EXIT_DO;
 			return;
 		case ST_EXIT_DO:
@@ -256,7 +249,7 @@ static void main_step(struct sim *sim, struct task_struct *p, struct step *out)
 				t->state = ST_RREADY_SYSCALL;
 				continue;
 			}
-			run(out, hb->threads ? k->clone_ns : k->fork_ns);
+			step_kernel(out, hb->threads ? k->clone_ns : k->fork_ns);
 			t->state = ST_FORK_DO;
 			return;
 		case ST_FORK_DO: {
@@ -278,7 +271,7 @@ static void main_step(struct sim *sim, struct task_struct *p, struct step *out)
 				t->state = ST_GO_SYSCALL;
 				continue;
 			}
-			run(out, chan_read_cost(sim, &hb->ready));
+			step_kernel(out, chan_read_cost(sim, &hb->ready));
 			t->state = ST_RREADY_DO;
 			return;
 		case ST_RREADY_DO:
@@ -298,7 +291,7 @@ static void main_step(struct sim *sim, struct task_struct *p, struct step *out)
 				steady_start(&hb->st, hb->start_ns, ff_warmup_ns(sim, hb),
 					     hb->ff_window_ns, hb->ff_tol,
 					     (u64)hb->groups * (u64)hb->fds * (u64)hb->fds);
-			run(out, chan_write_cost(sim, &hb->wake));
+			step_kernel(out, chan_write_cost(sim, &hb->wake));
 			t->state = ST_GO_DO;
 			return;
 		case ST_GO_DO:
@@ -312,7 +305,7 @@ static void main_step(struct sim *sim, struct task_struct *p, struct step *out)
 				out->kind = STEP_EXIT;
 				return;
 			}
-			run(out, k->reap_ns);
+			step_kernel(out, k->reap_ns);
 			t->state = ST_REAP_DO;
 			return;
 		case ST_REAP_DO:

@@ -88,13 +88,6 @@ static void start_window(struct sim *sim, struct launcher *l)
 	}
 }
 
-static void run(struct step *out, u64 ns)
-{
-	out->kind = STEP_RUN;
-	out->work_ns = ns;
-	out->kernel = true;
-}
-
 static void launcher_step(struct sim *sim, struct task_struct *p, struct step *out)
 {
 	struct launcher *l = p->prog;
@@ -110,7 +103,7 @@ static void launcher_step(struct sim *sim, struct task_struct *p, struct step *o
 					start_window(sim, l);
 				continue;
 			}
-			run(out, l->child[l->forked].thread ? k->clone_ns : k->fork_ns);
+			step_kernel(out, l->child[l->forked].thread ? k->clone_ns : k->fork_ns);
 			l->state = L_FORK_DO;
 			return;
 		case L_FORK_DO: {
@@ -144,7 +137,7 @@ static void launcher_step(struct sim *sim, struct task_struct *p, struct step *o
 			continue;
 		}
 		case L_GO_SYSCALL:
-			run(out, chan_write_cost(sim, &l->go));
+			step_kernel(out, chan_write_cost(sim, &l->go));
 			l->state = L_GO_DO;
 			return;
 		case L_GO_DO:
@@ -158,7 +151,7 @@ static void launcher_step(struct sim *sim, struct task_struct *p, struct step *o
 				out->kind = STEP_EXIT;
 				return;
 			}
-			run(out, k->reap_ns);
+			step_kernel(out, k->reap_ns);
 			l->state = L_REAP_DO;
 			return;
 		case L_REAP_DO:

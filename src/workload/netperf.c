@@ -88,13 +88,6 @@ const char netperf_usage[] =
 	RATE_STEADY_USAGE
 	"              -l stays the longest measurement.\n";
 
-static void run(struct step *out, u64 ns)
-{
-	out->kind = STEP_RUN;
-	out->work_ns = ns;
-	out->kernel = true;
-}
-
 static bool instance_done(struct sim *sim, const struct np_client *c)
 {
 	const struct netperf *np = c->np;
@@ -158,7 +151,7 @@ static void client_step(struct sim *sim, struct task_struct *p, struct step *out
 			conn->req_len = c->np->req;
 			conn->resp_len = c->np->resp;
 			c->remain = c->np->req;
-			run(out, chan_write_cost(sim, &conn->c2s));
+			step_kernel(out, chan_write_cost(sim, &conn->c2s));
 			c->state = C_SEND_DO;
 			return;
 		case C_SEND_DO:
@@ -166,7 +159,7 @@ static void client_step(struct sim *sim, struct task_struct *p, struct step *out
 			case RR_IO_BLOCK:
 				return;
 			case RR_IO_SYSCALL:
-				run(out, chan_write_cost(sim, &conn->c2s));
+				step_kernel(out, chan_write_cost(sim, &conn->c2s));
 				return;
 			case RR_IO_DONE:
 				break;
@@ -175,7 +168,7 @@ static void client_step(struct sim *sim, struct task_struct *p, struct step *out
 			c->state = C_RECV_SYSCALL;
 			continue;
 		case C_RECV_SYSCALL:
-			run(out, chan_read_cost(sim, &conn->s2c));
+			step_kernel(out, chan_read_cost(sim, &conn->s2c));
 			c->state = C_RECV_DO;
 			return;
 		case C_RECV_DO: {

@@ -150,13 +150,6 @@ const char pgbench_usage[] =
 	"              (required) is the longest measurement after it.\n"
 	"Output: pgbench's summary; result: tps (without initial connection time).\n";
 
-static void run(struct step *out, u64 ns, bool kernel)
-{
-	out->kind = STEP_RUN;
-	out->work_ns = ns;
-	out->kernel = kernel;
-}
-
 /* The key a transaction looks up decides its buffer partition. */
 static int pick_partition(struct sim *sim)
 {
@@ -174,7 +167,7 @@ static void backend_step(struct sim *sim, struct task_struct *p, struct step *ou
 			return;
 		switch (c->bstate) {
 		case B_RECV_SYSCALL:
-			run(out, chan_read_cost(sim, &c->q), true);
+			step_run(out, chan_read_cost(sim, &c->q), true);
 			c->bstate = B_RECV_DO;
 			return;
 		case B_RECV_DO: {
@@ -197,7 +190,7 @@ static void backend_step(struct sim *sim, struct task_struct *p, struct step *ou
 			}
 			c->bgot = 0;
 			c->bstate = B_PLAN;
-			run(out, (pg->prepared ? PG_BACKEND_PREPARED_NS : PG_BACKEND_SIMPLE_NS) / 2,
+			step_run(out, (pg->prepared ? PG_BACKEND_PREPARED_NS : PG_BACKEND_SIMPLE_NS) / 2,
 			    false);
 			return;
 		}
@@ -211,7 +204,7 @@ static void backend_step(struct sim *sim, struct task_struct *p, struct step *ou
 				return;
 			}
 			c->bstate = B_HELD;
-			run(out, PG_PARTITION_HOLD_NS, false);
+			step_run(out, PG_PARTITION_HOLD_NS, false);
 			return;
 		case B_HELD:
 			mutex_unlock_ws(sim, &pg->part[c->partition], p);
@@ -224,7 +217,7 @@ static void backend_step(struct sim *sim, struct task_struct *p, struct step *ou
 		case B_MISS: {
 			if (!c->misses) {
 				c->bstate = B_EXEC;
-				run(out, (pg->prepared ? PG_BACKEND_PREPARED_NS : PG_BACKEND_SIMPLE_NS) / 2 -
+				step_run(out, (pg->prepared ? PG_BACKEND_PREPARED_NS : PG_BACKEND_SIMPLE_NS) / 2 -
 					PG_PARTITION_HOLD_NS, false);
 				return;
 			}
@@ -249,7 +242,7 @@ static void backend_step(struct sim *sim, struct task_struct *p, struct step *ou
 				continue;
 			}
 			c->bstate = B_MISS_HELD;
-			run(out, PG_MISS_HOLD_NS, false);
+			step_run(out, PG_MISS_HOLD_NS, false);
 			return;
 		}
 		case B_MISS_HELD:
@@ -257,7 +250,7 @@ static void backend_step(struct sim *sim, struct task_struct *p, struct step *ou
 				mutex_unlock_ws(sim, &pg->part[c->miss_hi], p);
 			mutex_unlock_ws(sim, &pg->part[c->miss_lo], p);
 			c->bstate = B_MISS_READ;
-			run(out, PG_PREAD_NS + PG_PAGE_KIB * sim->m->costs.copy_ns_per_kib, true);
+			step_run(out, PG_PREAD_NS + PG_PAGE_KIB * sim->m->costs.copy_ns_per_kib, true);
 			return;
 		case B_MISS_READ:
 			c->misses--;
@@ -269,7 +262,7 @@ static void backend_step(struct sim *sim, struct task_struct *p, struct step *ou
 			c->bstate = B_SEND_SYSCALL;
 			continue;
 		case B_SEND_SYSCALL:
-			run(out, chan_write_cost(sim, &c->r), true);
+			step_run(out, chan_write_cost(sim, &c->r), true);
 			c->bstate = B_SEND_DO;
 			return;
 		case B_SEND_DO: {
@@ -347,7 +340,7 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 				live++;
 				if (chan_readable(&c->r)) {
 					t->cur = (t->cur + k) % t->nr;
-					run(out, chan_read_cost(sim, &c->r), true);
+					step_run(out, chan_read_cost(sim, &c->r), true);
 					t->state = P_RECV_DO;
 					return;
 				}
@@ -359,7 +352,7 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 				continue;
 			}
 			t->state = P_POLL;
-			run(out, PG_POLL_NS + PG_POLL_PER_FD_NS * (u64)t->nr, true);
+			step_run(out, PG_POLL_NS + PG_POLL_PER_FD_NS * (u64)t->nr, true);
 			return;
 		}
 		case P_SEND: {
@@ -370,7 +363,7 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 			c->got = 0;
 			t->state = P_SEND_DO;
 			/* The script's \set, PQsendQuery() formatting, then send(). */
-			run(out, (pg->prepared ? PG_CLIENT_PREPARED_NS : PG_CLIENT_SIMPLE_NS) +
+			step_run(out, (pg->prepared ? PG_CLIENT_PREPARED_NS : PG_CLIENT_SIMPLE_NS) +
 					 chan_write_cost(sim, &c->q), false);
 			return;
 		}

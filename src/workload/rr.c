@@ -18,13 +18,6 @@ void rr_conn_free(struct rr_conn *c)
 	chan_free(&c->s2c);
 }
 
-static void run(struct step *out, u64 ns)
-{
-	out->kind = STEP_RUN;
-	out->work_ns = ns;
-	out->kernel = true;
-}
-
 void rr_server_step(struct sim *sim, struct task_struct *p, struct step *out)
 {
 	struct rr_conn *c = p->prog;
@@ -34,7 +27,7 @@ void rr_server_step(struct sim *sim, struct task_struct *p, struct step *out)
 			return;
 		switch (c->state) {
 		case S_RECV_SYSCALL:
-			run(out, chan_read_cost(sim, &c->c2s));
+			step_kernel(out, chan_read_cost(sim, &c->c2s));
 			c->state = S_RECV_DO;
 			return;
 		case S_RECV_DO: {
@@ -71,7 +64,7 @@ void rr_server_step(struct sim *sim, struct task_struct *p, struct step *out)
 			c->state = S_SEND_SYSCALL;
 			continue;
 		case S_SEND_SYSCALL:
-			run(out, chan_write_cost(sim, &c->s2c));
+			step_kernel(out, chan_write_cost(sim, &c->s2c));
 			c->state = S_SEND_DO;
 			return;
 		case S_SEND_DO:

@@ -101,13 +101,6 @@ const char rtapp_usage[] =
 	"Output: per thread, the means of rt-app's log columns; result: the mean\n"
 	"wake-up latency of timer events (us).\n";
 
-static void run(struct step *out, u64 ns)
-{
-	out->kind = STEP_RUN;
-	out->work_ns = ns;
-	out->kernel = false;
-}
-
 static void block(struct step *out)
 {
 	out->kind = STEP_BLOCK;
@@ -192,7 +185,7 @@ static bool do_event(struct sim *sim, struct task_struct *p, struct ra_thread *t
 		if (th->sub == 0) {
 			th->ev_start = sim->now;
 			th->sub = 1;
-			run(out, e->usec * NSEC_PER_USEC);
+			step_user(out, e->usec * NSEC_PER_USEC);
 			return false;
 		}
 		th->row_run_ns += sim->now - th->ev_start;
@@ -203,7 +196,7 @@ static bool do_event(struct sim *sim, struct task_struct *p, struct ra_thread *t
 			th->sub = 1;
 		}
 		if ((sim->now - th->ev_start) / NSEC_PER_USEC < e->usec) {
-			run(out, RA_RUNTIME_CHUNK_NS);
+			step_user(out, RA_RUNTIME_CHUNK_NS);
 			return false;
 		}
 		th->row_run_ns += sim->now - th->ev_start;

@@ -296,13 +296,6 @@ static u64 now_us(const struct sim *sim)
 	return sim->now / NSEC_PER_USEC;
 }
 
-static void run(struct step *out, u64 ns, bool kernel)
-{
-	out->kind = STEP_RUN;
-	out->work_ns = ns;
-	out->kernel = kernel;
-}
-
 /* fpost(): CAS blocked -> running, FUTEX_WAKE only if it was blocked. */
 static void fpost(struct sim *sim, struct futex *f)
 {
@@ -373,7 +366,7 @@ static void worker_step(struct sim *sim, struct task_struct *p, struct step *out
 				w->msg->list = w;
 			}
 			w->state = W_POST;
-			run(out, SCH_GTOD_NS, false);
+			step_run(out, SCH_GTOD_NS, false);
 			return;
 		case W_POST:
 			/* In RPS mode the message thread never blocks on its futex,
@@ -387,7 +380,7 @@ static void worker_step(struct sim *sim, struct task_struct *p, struct step *out
 				return;
 			}
 			w->state = W_WAITED;
-			run(out, SCH_GTOD_NS, false);
+			step_run(out, SCH_GTOD_NS, false);
 			return;
 		case W_WAITED: {
 			u64 d = now_us(sim) - w->wake_time_us;
@@ -433,7 +426,7 @@ static void worker_step(struct sim *sim, struct task_struct *p, struct step *out
 					w->spin_next = lk->spinners;
 					lk->spinners = w;
 				}
-				run(out, SCH_SPIN_NS, false);
+				step_run(out, SCH_SPIN_NS, false);
 				return;
 			}
 			spin_forget(w);
@@ -444,7 +437,7 @@ static void worker_step(struct sim *sim, struct task_struct *p, struct step *out
 		}
 		case W_MATH:
 			w->state = W_DONE;
-			run(out, s->operations * s->math_ns, false);
+			step_run(out, s->operations * s->math_ns, false);
 			return;
 		case W_DONE: {
 			if (!s->skip_locking) {
@@ -504,7 +497,7 @@ static void msg_step(struct sim *sim, struct task_struct *p, struct step *out)
 				fpost(sim, &w->futex);
 			}
 			m->state = M_WAIT;
-			run(out, SCH_GTOD_NS, false);
+			step_run(out, SCH_GTOD_NS, false);
 			return;
 		case M_WAIT:
 			if (fwait(sim, &m->futex, p)) {
@@ -539,7 +532,7 @@ static void msg_step(struct sim *sim, struct task_struct *p, struct step *out)
 			w->wake_time_us = now_us(sim);
 			fpost(sim, &w->futex);
 			/* gettimeofday() and a malloc() per request */
-			run(out, SCH_GTOD_NS + 50, false);
+			step_run(out, SCH_GTOD_NS + 50, false);
 			return;
 		}
 		case M_RPS_SLEEP:

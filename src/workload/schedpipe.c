@@ -57,13 +57,6 @@ const char schedpipe_usage[] =
 	"Output: perf's \"Total time\", usecs/op and ops/sec; result: usecs/op\n"
 	"(one round trip). Pin it as perf runs under taskset: --cpus 0.\n";
 
-static void run(struct step *out, u64 ns)
-{
-	out->kind = STEP_RUN;
-	out->work_ns = ns;
-	out->kernel = true;
-}
-
 /* The worker loop; returns true with out set, false when the loops are done. */
 static bool worker_step(struct sim *sim, struct sp_task *t, struct task_struct *p,
 			struct step *out)
@@ -78,7 +71,7 @@ static bool worker_step(struct sim *sim, struct sp_task *t, struct task_struct *
 		case SP_WRITE_SYSCALL:
 			if (t->done == sp->loops)
 				return false;
-			run(out, chan_write_cost(sim, wr));
+			step_kernel(out, chan_write_cost(sim, wr));
 			t->state = SP_WRITE_DO;
 			return true;
 		case SP_WRITE_DO:
@@ -96,7 +89,7 @@ static bool worker_step(struct sim *sim, struct sp_task *t, struct task_struct *
 		case SP_READ_SYSCALL:
 			if (t->done == sp->loops)
 				return false;
-			run(out, chan_read_cost(sim, rd));
+			step_kernel(out, chan_read_cost(sim, rd));
 			t->state = SP_READ_DO;
 			return true;
 		case SP_READ_DO:
@@ -139,7 +132,7 @@ static void sp_step(struct sim *sim, struct task_struct *p, struct step *out)
 				t->state = sp->threaded ? SP_REAP_SYSCALL : SP_WRITE_SYSCALL;
 				continue;
 			}
-			run(out, sp->threaded ? k->clone_ns : k->fork_ns);
+			step_kernel(out, sp->threaded ? k->clone_ns : k->fork_ns);
 			t->state = SP_FORK_DO;
 			return;
 		case SP_FORK_DO: {
@@ -164,7 +157,7 @@ static void sp_step(struct sim *sim, struct task_struct *p, struct step *out)
 			t->state = is_main ? SP_REAP_SYSCALL : SP_EXIT_SYSCALL;
 			continue;
 		case SP_EXIT_SYSCALL:
-			run(out, sp->threaded ? k->thread_exit_ns : k->exit_ns);
+			step_kernel(out, sp->threaded ? k->thread_exit_ns : k->exit_ns);
 			t->state = SP_EXIT_DO;
 			return;
 		case SP_EXIT_DO:
@@ -179,7 +172,7 @@ static void sp_step(struct sim *sim, struct task_struct *p, struct step *out)
 				out->kind = STEP_EXIT;
 				return;
 			}
-			run(out, k->reap_ns);
+			step_kernel(out, k->reap_ns);
 			t->state = SP_REAP_DO;
 			return;
 		case SP_REAP_DO:

@@ -94,13 +94,6 @@ const char tbench_usage[] =
 	"Output: dbench's per-second lines, per-operation latencies, and\n"
 	"\"Throughput X MB/sec  N clients  N procs  max_latency=Y ms\".\n";
 
-static void run(struct step *out, u64 ns, bool kernel)
-{
-	out->kind = STEP_RUN;
-	out->work_ns = ns;
-	out->kernel = kernel;
-}
-
 static bool window_open(const struct tbench *tb)
 {
 	return tb->window_open;
@@ -159,10 +152,10 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 			conn->resp_len = ln->resp;
 			c->remain = conn->req_len;
 			c->state = T_SEND_SYSCALL;
-			run(out, TBENCH_CLIENT_WORK_NS, false);
+			step_run(out, TBENCH_CLIENT_WORK_NS, false);
 			return;
 		case T_SEND_SYSCALL:
-			run(out, chan_write_cost(sim, &conn->c2s), true);
+			step_run(out, chan_write_cost(sim, &conn->c2s), true);
 			c->state = T_SEND_DO;
 			return;
 		case T_SEND_DO:
@@ -179,7 +172,7 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 			c->state = T_HDR_SYSCALL;
 			continue;
 		case T_HDR_SYSCALL:
-			run(out, chan_read_cost(sim, &conn->s2c), true);
+			step_run(out, chan_read_cost(sim, &conn->s2c), true);
 			c->state = T_HDR_DO;
 			return;
 		case T_HDR_DO:
@@ -210,7 +203,7 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 			continue;
 		}
 		case T_BODY_SYSCALL:
-			run(out, chan_read_cost(sim, &conn->s2c), true);
+			step_run(out, chan_read_cost(sim, &conn->s2c), true);
 			c->state = T_BODY_DO;
 			return;
 		case T_DONE_OP: {

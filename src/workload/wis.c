@@ -76,13 +76,6 @@ const char wis_usage[] =
 	"         checkpoint is taken at each sample's end, and -s caps the samples.\n"
 	"Output: will-it-scale's warmup/measurement lines; result: average ops/s.\n";
 
-static void run(struct step *out, u64 ns)
-{
-	out->kind = STEP_RUN;
-	out->work_ns = ns;
-	out->kernel = true;
-}
-
 static void wis_step(struct sim *sim, struct task_struct *p, struct step *out)
 {
 	struct wis_task *t = p->prog;
@@ -103,7 +96,7 @@ static void wis_step(struct sim *sim, struct task_struct *p, struct step *out)
 			t->state = W_FORK_SYSCALL;
 			continue;
 		case W_FORK_SYSCALL:
-			run(out, w->threads ? k->clone_ns : k->fork_ns);
+			step_kernel(out, w->threads ? k->clone_ns : k->fork_ns);
 			t->state = W_FORK_DO;
 			return;
 		case W_FORK_DO: {
@@ -120,7 +113,7 @@ static void wis_step(struct sim *sim, struct task_struct *p, struct step *out)
 			continue;
 		}
 		case W_WRITE_SYSCALL:
-			run(out, k->pipe_write_ns);
+			step_kernel(out, k->pipe_write_ns);
 			t->state = W_WRITE_DO;
 			return;
 		case W_WRITE_DO:
@@ -136,7 +129,7 @@ static void wis_step(struct sim *sim, struct task_struct *p, struct step *out)
 				t->ops++;
 			continue;
 		case W_READ_SYSCALL:
-			run(out, k->pipe_read_ns);
+			step_kernel(out, k->pipe_read_ns);
 			t->state = W_READ_DO;
 			return;
 		case W_READ_DO:
