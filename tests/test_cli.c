@@ -319,11 +319,11 @@ static void test_rerun(void **state)
 	expect_usage_error(cmd, "cut.json:3: JSON syntax error");
 	tu_sh(out, sizeof(out), "printf '{\"machine\": \"x\"}\n' > %s/nocmd.json", dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/nocmd.json", dir);
-	expect_usage_error(cmd, "no key \"command\"");
+	expect_usage_error(cmd, "no field \"command\"");
 	tu_sh(out, sizeof(out), "printf '{\n\"a\": 1,\n\"command\": [\"topo\"]}\n' > %s/topo.json",
 	      dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/topo.json", dir);
-	expect_usage_error(cmd, "topo.json:3: key \"command\": the command is neither run nor compare");
+	expect_usage_error(cmd, "topo.json:3: field \"command\": the command is neither run nor compare");
 	tu_sh(out, sizeof(out), "printf '{\"command\": [1]}\n' > %s/num.json", dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/num.json", dir);
 	expect_usage_error(cmd, "expected a non-empty array of strings");
@@ -348,7 +348,7 @@ static void test_rerun(void **state)
 	tu_sh(out, sizeof(out), "printf '{\"command\": [\"run\", \"--bogus\", \"--\", "
 	      "\"hackbench\"]}' > %s/bogus.json", dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/bogus.json", dir);
-	expect_usage_error(cmd, "bogus.json: key \"command\": refused, as above");
+	expect_usage_error(cmd, "bogus.json: field \"command\": refused, as above");
 	/* Side outputs are not recorded: a rerun writes only what -o says. */
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --json --schedstat %s/s.txt "
 			       "--trace %s/t.txt -o %s/side.json -- hackbench -g 1 -l 5 && grep -c -e "

@@ -258,7 +258,7 @@ static void test_affinity_and_nice(void **state)
 	expect_row("t-0", 2, 100, 100, 0, 0);
 }
 
-/* Refused with status 2 and "FILE:LINE: key \"PATH\"". */
+/* Refused with status 2 and "FILE:LINE: field \"PATH\"". */
 static void expect_refused(const char *name, const char *text, int line, const char *needle)
 {
 	const char *path = write_file(name, text);

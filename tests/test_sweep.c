@@ -182,52 +182,52 @@ static void test_malformed_plans(void **state)
 	(void)state;
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}],\n"
 			  " \"policies\": [{\"name\": \"a\"}], \"seeds\": 3}",
-			  ":2: key \"seeds\": unknown key (known here: name machines kernel workloads "
+			  ":2: field \"seeds\": unknown field (known here: name machines kernel workloads "
 			  "policies runs seed)");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": "
 			  "[\"hackbench\"]}],\n \"policies\": [{\"name\": \"a\",\n \"kernel\": \"v7\"}]}",
-			  ":3: key \"policies[0].kernel\": expected v5.12, v6.4, v6.6 or mainline");
+			  ":3: field \"policies[0].kernel\": expected v5.12, v6.4, v6.6 or mainline");
 	expect_plan_error("{\"machines\": [], \"workloads\": [], \"policies\": []}",
-			  ":1: key \"machines\": expected a non-empty array");
+			  ":1: field \"machines\": expected a non-empty array");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"],\n \"workloads\": [\n  {\"name\": \"x\"}],\n"
 			  " \"policies\": [{\"name\": \"a\"}]}",
-			  ":3: key \"workloads[0].command\": missing");
+			  ":3: field \"workloads[0].command\": missing");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"], "
 			  "\"loads\": {\"-g\": [1]}}], \"policies\": [{\"name\": \"a\"}]}",
-			  "key \"workloads[0].loads.-g\": expected a load name");
+			  "field \"workloads[0].loads.-g\": expected a load name");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}],\n"
 			  " \"policies\": [{\"name\": \"a\"},\n {\"name\": \"a\"}]}",
-			  ":3: key \"policies[1].name\": the same name as an earlier policy");
+			  ":3: field \"policies[1].name\": the same name as an earlier policy");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\"}], \"runs\": 0}",
-			  "key \"runs\": expected an integer 1..1000");
+			  "field \"runs\": expected an integer 1..1000");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\"}],}", ":1:");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\", "
 			  "\"--bogus\"]}], \"policies\": [{\"name\": \"a\"}]}",
-			  ":1: key \"workloads[0]\": hackbench: unknown option \"--bogus\"");
+			  ":1: field \"workloads[0]\": hackbench: unknown option \"--bogus\"");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\", \"features\": \"NO_SUCH\"}]}",
-			  ":1: key \"policies[0]\": unknown feature \"NO_SUCH\"");
+			  ":1: field \"policies[0]\": unknown feature \"NO_SUCH\"");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\", \"policy\": \"nope\"}]}",
 			  "\"nope\": not a built-in policy");
 	/* Found by a new-user trial: duplicates, a saturated seed, errors without a line. */
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\",\n \"kunpeng920-48\"], \"workloads\": [{\"command\": "
 			  "[\"hackbench\"]}], \"policies\": [{\"name\": \"a\"}]}",
-			  ":1: key \"machines[1]\": the same machine as an earlier one");
+			  ":1: field \"machines[1]\": the same machine as an earlier one");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]},\n"
 			  " {\"command\": [\"hackbench\", \"-p\"]}], \"policies\": [{\"name\": \"a\"}]}",
-			  ":2: key \"workloads[1]\": the same name as an earlier workload");
+			  ":2: field \"workloads[1]\": the same name as an earlier workload");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"], "
 			  "\"loads\": {\"g\": [1, 1]}}], \"policies\": [{\"name\": \"a\"}]}",
-			  "key \"workloads[0].loads.g[1]\": the same load value as an earlier one");
+			  "field \"workloads[0].loads.g[1]\": the same load value as an earlier one");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\"}], \"seed\": 99999999999999999999999}",
-			  "key \"seed\": expected an integer 0..2^63-1-runs");
+			  "field \"seed\": expected an integer 0..2^63-1-runs");
 	expect_plan_error("{\"machines\": [\n \"no-such-machine\"], \"workloads\": [{\"command\": "
 			  "[\"hackbench\"]}], \"policies\": [{\"name\": \"a\"}]}",
-			  ":1: key \"machines[0]\": unknown machine");
+			  ":1: field \"machines[0]\": unknown machine");
 }
 
 /* The emitted GNU parallel script, run for real: 3 shards on 2 job slots. */

@@ -19,12 +19,12 @@ static const char rerun_usage[] =
 	"run --json and compare --json), writing to FILE or standard output. The same\n"
 	"wakesim version gives the same bytes; another one warns and may differ.\n";
 
-/* "FILE:LINE: key \"command\": why", the line of the key or of the file's start. */
+/* "FILE:LINE: field \"command\": why", the line of the key or of the file's start. */
 static int bad(const char *file, const char *text, size_t len, const char *why)
 {
 	int line = json_path_line(text, len, "command");
 
-	fprintf(stderr, "wakesim rerun: %s:%d: key \"command\": %s\n", file, line ? line : 1, why);
+	fprintf(stderr, "wakesim rerun: %s:%d: field \"command\": %s\n", file, line ? line : 1, why);
 	return EXIT_USAGE;
 }
 
@@ -101,7 +101,7 @@ int cmd_rerun(int argc, char **argv)
 		goto out;
 	}
 	if (!json_object_object_get_ex(root, "command", &cmd)) {
-		fprintf(stderr, "wakesim rerun: %s: no key \"command\": not a result of run --json "
+		fprintf(stderr, "wakesim rerun: %s: no field \"command\": not a result of run --json "
 			"or compare --json\n", file);
 		goto out;
 	}
@@ -167,7 +167,7 @@ int cmd_rerun(int argc, char **argv)
 			WAKESIM_VERSION, WAKESIM_COMMIT);
 	ret = !strcmp(av[0], "run") ? cmd_run(k, av) : cmd_compare(k, av);
 	if (ret == EXIT_USAGE)
-		fprintf(stderr, "wakesim rerun: %s: key \"command\": refused, as above\n", file);
+		fprintf(stderr, "wakesim rerun: %s: field \"command\": refused, as above\n", file);
 out:
 	free(av);
 	json_object_put(root);

@@ -75,13 +75,13 @@ static void show_progress(int done, int n, void *arg)
 	progress_update(arg, done);
 }
 
-/* "FILE:LINE: key \"K\"" of the plan, for errors found after parsing. */
+/* "FILE:LINE: field \"K\"" of the plan, for errors found after parsing. */
 static void where(const char *file, const struct sweep_plan *p, const char *key, char *buf,
 		  size_t len)
 {
 	int line = json_path_line_or_parent(p->text, p->len, key);
 
-	snprintf(buf, len, "%s:%d: key \"%s\"", file, line, key);
+	snprintf(buf, len, "%s:%d: field \"%s\"", file, line, key);
 }
 
 /* Machines, specs and workload command lines; prints the error. */
@@ -93,7 +93,7 @@ static int prepare(const char *file, const struct sweep_plan *p, struct sweep_ru
 	if (p->kernel) {
 		o.kver = kernel_version_parse(p->kernel);
 		if (o.kver < 0) {
-			fprintf(stderr, "wakesim sweep: %s: key \"kernel\": \"%s\": expected v5.12, v6.4, "
+			fprintf(stderr, "wakesim sweep: %s: field \"kernel\": \"%s\": expected v5.12, v6.4, "
 				"v6.6 or mainline\n", file, p->kernel);
 			return -1;
 		}

@@ -13,57 +13,30 @@
 
 #include "kern/features.h"
 #include "util/jsondoc.h"
+#include "util/jsonin.h"
 #include "util/jsonpos.h"
 #include "util/textfile.h"
 
 #define MAX_JOBS 1000000LL
 
-struct pctx {
-	const char *file, *text;
-	size_t len;
-	char *err;
-	size_t errlen;
-};
-
-static int pfail(const struct pctx *c, const char *key, const char *what)
+/* A message for the field at path (util/jsonin.h's style). */
+static int pfail(const struct json_in *c, const char *path, const char *what)
 {
-	int line = json_path_line_or_parent(c->text, c->len, key);
-
-	if (line)
-		snprintf(c->err, c->errlen, "%s:%d: key \"%s\": %s", c->file, line, key, what);
-	else
-		snprintf(c->err, c->errlen, "%s: key \"%s\": %s", c->file, key, what);
-	return -1;
+	return json_in_fail(c, path, "%s", what);
 }
 
-static int check_keys(const struct pctx *c, json_object *o, const char *path,
+/* Fields of the object at path ("" for the root) other than known: refused. */
+static int check_keys(const struct json_in *c, json_object *o, const char *path,
 		      const char *const *known)
 {
-	json_object_object_foreach(o, k, v) {
-		bool ok = false;
+	char prefix[256];
 
-		(void)v;
-		for (int i = 0; known[i]; i++)
-			ok |= !strcmp(k, known[i]);
-		if (!ok) {
-			char key[256], what[512];
-
-			snprintf(key, sizeof(key), "%s%s%s", path, *path ? "." : "", k);
-			snprintf(what, sizeof(what), "unknown key (known here:");
-			for (int i = 0; known[i]; i++) {
-				size_t n = strlen(what);
-
-				snprintf(what + n, sizeof(what) - n, " %s", known[i]);
-			}
-			strncat(what, ")", sizeof(what) - strlen(what) - 1);
-			return pfail(c, key, what);
-		}
-	}
-	return 0;
+	snprintf(prefix, sizeof(prefix), "%s%s", path, *path ? "." : "");
+	return json_in_known(c, o, prefix, known);
 }
 
 /* A non-empty string of printable characters, copied. */
-static int get_string(const struct pctx *c, json_object *v, const char *key, char **out)
+static int get_string(const struct json_in *c, json_object *v, const char *key, char **out)
 {
 	const char *s;
 
@@ -79,7 +52,7 @@ static int get_string(const struct pctx *c, json_object *v, const char *key, cha
 }
 
 /* A load value: a string or an integer, kept as the option's argument. */
-static int get_value(const struct pctx *c, json_object *v, const char *key, char **out)
+static int get_value(const struct json_in *c, json_object *v, const char *key, char **out)
 {
 	char buf[32];
 
@@ -91,7 +64,7 @@ static int get_value(const struct pctx *c, json_object *v, const char *key, char
 	return get_string(c, v, key, out);
 }
 
-static int get_array(const struct pctx *c, json_object *o, const char *key, const char *path,
+static int get_array(const struct json_in *c, json_object *o, const char *key, const char *path,
 		     json_object **out, int *n)
 {
 	if (!json_object_object_get_ex(o, key, out))
@@ -108,7 +81,7 @@ static int get_array(const struct pctx *c, json_object *o, const char *key, cons
 	return 0;
 }
 
-static int parse_workload(const struct pctx *c, json_object *o, int i, struct plan_workload *w)
+static int parse_workload(const struct json_in *c, json_object *o, int i, struct plan_workload *w)
 {
 	static const char *const known[] = { "name", "command", "loads", NULL };
 	char path[64], key[128];
@@ -174,7 +147,7 @@ static int parse_workload(const struct pctx *c, json_object *o, int i, struct pl
  * so the same plan gives the same jobs and reports from any directory and
  * in every shard, however the plan itself was named. NULL: out of memory.
  */
-static char *plan_path(const struct pctx *c, const char *path)
+static char *plan_path(const struct json_in *c, const char *path)
 {
 	const char *slash = strrchr(c->file, '/');
 	/* the plan's directory: "." for "plan.json", "" (the root) for "/plan.json" */
@@ -195,7 +168,7 @@ static char *plan_path(const struct pctx *c, const char *path)
 }
 
 /* A machine spec with its file, if it names one, resolved by plan_path(). */
-static char *plan_machine(const struct pctx *c, const char *spec)
+static char *plan_machine(const struct json_in *c, const char *spec)
 {
 	static const char *const prefixes[] = { "sysfs:", "hwloc:", "lscpu:" };
 
@@ -217,7 +190,7 @@ static char *plan_machine(const struct pctx *c, const char *spec)
 	return strdup(spec);
 }
 
-static int parse_policy(const struct pctx *c, json_object *o, int i, struct plan_policy *p)
+static int parse_policy(const struct json_in *c, json_object *o, int i, struct plan_policy *p)
 {
 	static const char *const known[] = { "name", "features", "policy", "kernel", NULL };
 	char path[64], key[128];
@@ -294,7 +267,7 @@ static int parse_policy(const struct pctx *c, json_object *o, int i, struct plan
 	return 0;
 }
 
-static int parse_root(const struct pctx *c, json_object *root, struct sweep_plan *p)
+static int parse_root(const struct json_in *c, json_object *root, struct sweep_plan *p)
 {
 	static const char *const known[] = { "name", "machines", "kernel", "workloads", "policies",
 					     "runs", "seed", NULL };
@@ -387,7 +360,7 @@ static int parse_root(const struct pctx *c, json_object *root, struct sweep_plan
 int sweep_plan_parse(const char *text, size_t len, const char *file, struct sweep_plan *plan,
 		     char *err, size_t errlen)
 {
-	struct pctx c = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen };
+	struct json_in c = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen };
 	json_object *root;
 
 	memset(plan, 0, sizeof(*plan));

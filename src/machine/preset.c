@@ -23,111 +23,14 @@
 
 #include "presets_data.h"
 #include "util/jsondoc.h"
+#include "util/jsonin.h"
 #include "util/jsonpos.h"
 #include "util/textfile.h"
 
-struct jctx {
-	const char *text;
-	size_t len;
-	const char *file;
-	char *err;
-	size_t errlen;
-};
-
-/* Report what is wrong at path, with the line of path or of its parent. */
-static int jfail(const struct jctx *c, const char *path, const char *what)
+/* A message for the field at path (util/jsonin.h's style). */
+static int jfail(const struct json_in *c, const char *path, const char *what)
 {
-	int line = json_path_line_or_parent(c->text, c->len, path);
-
-	if (line)
-		snprintf(c->err, c->errlen, "%s:%d: field \"%s\": %s", c->file, line, path, what);
-	else
-		snprintf(c->err, c->errlen, "%s: field \"%s\": %s", c->file, path, what);
-	return -1;
-}
-
-static int get_u64(const struct jctx *c, json_object *obj, const char *prefix,
-		   const char *key, bool required, u64 min, u64 max, u64 *out)
-{
-	json_object *v;
-	char path[128], what[128];
-
-	snprintf(path, sizeof(path), "%s%s", prefix, key);
-	if (!json_object_object_get_ex(obj, key, &v)) {
-		if (required)
-			return jfail(c, path, "missing");
-		return 0;
-	}
-	if (!json_object_is_type(v, json_type_int)) {
-		snprintf(what, sizeof(what), "expected an integer in %llu..%llu",
-			 (unsigned long long)min, (unsigned long long)max);
-		return jfail(c, path, what);
-	}
-	int64_t x = json_object_get_int64(v);
-
-	if (x == INT64_MAX || x == INT64_MIN) {
-		/* json-c saturates numbers beyond 64 bits: the text is lost. */
-		snprintf(what, sizeof(what), "a number too large for 64 bits (the range is %llu..%llu)",
-			 (unsigned long long)min, (unsigned long long)max);
-		return jfail(c, path, what);
-	}
-	if (x < 0 || (u64)x < min || (u64)x > max) {
-		snprintf(what, sizeof(what), "%lld is outside %llu..%llu", (long long)x,
-			 (unsigned long long)min, (unsigned long long)max);
-		return jfail(c, path, what);
-	}
-	*out = (u64)x;
-	return 0;
-}
-
-static int get_int(const struct jctx *c, json_object *obj, const char *prefix,
-		   const char *key, bool required, int min, int max, int *out)
-{
-	u64 v = (u64)*out;
-
-	if (get_u64(c, obj, prefix, key, required, (u64)min, (u64)max, &v))
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-static int get_str(const struct jctx *c, json_object *obj, const char *prefix,
-		   const char *key, bool required, char *out, size_t outlen)
-{
-	json_object *v;
-	char path[128];
-
-	snprintf(path, sizeof(path), "%s%s", prefix, key);
-	if (!json_object_object_get_ex(obj, key, &v)) {
-		if (required)
-			return jfail(c, path, "missing");
-		return 0;
-	}
-	if (!json_object_is_type(v, json_type_string))
-		return jfail(c, path, "expected a string");
-	snprintf(out, outlen, "%s", json_object_get_string(v));
-	return 0;
-}
-
-/* Reject keys the schema does not know: a typo must not be ignored. */
-static int check_keys(const struct jctx *c, json_object *obj, const char *prefix,
-		      const char *const *known)
-{
-	json_object_object_foreach(obj, key, val) {
-		(void)val;
-		bool ok = false;
-
-		for (int i = 0; known[i]; i++)
-			if (!strcmp(known[i], key))
-				ok = true;
-		if (!ok) {
-			char path[128];
-
-			snprintf(path, sizeof(path), "%s%s", prefix, key);
-			return jfail(c, path, "unknown field");
-		}
-	}
-	return 0;
+	return json_in_fail(c, path, "%s", what);
 }
 
 /* ---- topology generator ---- */
@@ -213,7 +116,7 @@ static void generate_typed(const struct preset_shape *s, const struct core_type 
 }
 
 /* "core_types": [{ "name", "cores", "cores_per_cluster", "threads_per_core", "capacity", "speed" }]. */
-static int parse_core_types(const struct jctx *c, json_object *a, struct core_type *ty, int *nty)
+static int parse_core_types(const struct json_in *c, json_object *a, struct core_type *ty, int *nty)
 {
 	static const char *const known[] = { "name", "cores", "cores_per_cluster",
 		"threads_per_core", "capacity", "speed", NULL };
@@ -237,8 +140,8 @@ static int parse_core_types(const struct jctx *c, json_object *a, struct core_ty
 			return jfail(c, p, "expected an object");
 		}
 		ty[i] = (struct core_type){ .threads_per_core = 1 };
-		if (check_keys(c, e, p, known) || get_str(c, e, p, "name", false, name, sizeof(name)) ||
-		    get_int(c, e, p, "cores", true, 1, WS_MAX_CPUS, &ty[i].cores))
+		if (json_in_known(c, e, p, known) || json_in_str(c, e, p, "name", false, name, sizeof(name)) ||
+		    json_in_int(c, e, p, "cores", true, 1, WS_MAX_CPUS, &ty[i].cores))
 			return -1;
 		/* Users tell the types apart by name (P/E, big/LITTLE): two alike is a slip. */
 		snprintf(names[i], sizeof(names[i]), "%s", name);
@@ -251,10 +154,10 @@ static int parse_core_types(const struct jctx *c, json_object *a, struct core_ty
 				return jfail(c, path, what);
 			}
 		ty[i].cores_per_cluster = ty[i].cores;
-		if (get_int(c, e, p, "cores_per_cluster", false, 1, WS_MAX_CPUS, &ty[i].cores_per_cluster) ||
-		    get_int(c, e, p, "threads_per_core", false, 1, 8, &ty[i].threads_per_core) ||
-		    get_int(c, e, p, "capacity", false, 1, SCHED_CAPACITY_SCALE, &cap) ||
-		    get_int(c, e, p, "speed", false, 1, SCHED_CAPACITY_SCALE, &speed))
+		if (json_in_int(c, e, p, "cores_per_cluster", false, 1, WS_MAX_CPUS, &ty[i].cores_per_cluster) ||
+		    json_in_int(c, e, p, "threads_per_core", false, 1, 8, &ty[i].threads_per_core) ||
+		    json_in_int(c, e, p, "capacity", false, 1, SCHED_CAPACITY_SCALE, &cap) ||
+		    json_in_int(c, e, p, "speed", false, 1, SCHED_CAPACITY_SCALE, &speed))
 			return -1;
 		ty[i].capacity = (unsigned)cap;
 		ty[i].speed = (unsigned)(speed ? speed : cap);
@@ -271,7 +174,7 @@ static int parse_core_types(const struct jctx *c, json_object *a, struct core_ty
 	return 0;
 }
 
-static int parse_topology(const struct jctx *c, json_object *o, struct machine *m)
+static int parse_topology(const struct json_in *c, json_object *o, struct machine *m)
 {
 	static const char *const known[] = { "sockets", "nodes_per_socket", "llcs_per_node",
 		"clusters_per_llc", "cores_per_cluster", "threads_per_core", "smt_numbering",
@@ -288,7 +191,7 @@ static int parse_topology(const struct jctx *c, json_object *o, struct machine *
 	char numbering[32] = "sibling-adjacent";
 	int cap = SCHED_CAPACITY_SCALE;
 
-	if (check_keys(c, o, p, known))
+	if (json_in_known(c, o, p, known))
 		return -1;
 	if (json_object_object_get_ex(o, "core_types", &types)) {
 		/* A hybrid LLC: the per-type fields replace the uniform ones. */
@@ -303,16 +206,16 @@ static int parse_topology(const struct jctx *c, json_object *o, struct machine *
 			return -1;
 		s.cores_per_cluster = 1;
 	}
-	if (get_int(c, o, p, "sockets", true, 1, 64, &s.sockets) ||
-	    get_int(c, o, p, "nodes_per_socket", false, 1, 64, &s.nodes_per_socket) ||
-	    get_int(c, o, p, "llcs_per_node", false, 1, 1024, &s.llcs_per_node) ||
-	    get_int(c, o, p, "clusters_per_llc", false, 1, 1024, &s.clusters_per_llc) ||
-	    get_int(c, o, p, "cores_per_cluster", !types, 1, 1024, &s.cores_per_cluster) ||
-	    get_int(c, o, p, "threads_per_core", false, 1, 8, &s.threads_per_core) ||
-	    get_int(c, o, p, "capacity", false, 1, SCHED_CAPACITY_SCALE, &cap) ||
-	    get_str(c, o, p, "smt_numbering", false, numbering, sizeof(numbering)) ||
-	    get_u64(c, o, p, "l2_bytes", true, 1, UINT64_C(1) << 40, &m->l2_bytes) ||
-	    get_u64(c, o, p, "llc_bytes", true, 1, UINT64_C(1) << 40, &m->llc_bytes))
+	if (json_in_int(c, o, p, "sockets", true, 1, 64, &s.sockets) ||
+	    json_in_int(c, o, p, "nodes_per_socket", false, 1, 64, &s.nodes_per_socket) ||
+	    json_in_int(c, o, p, "llcs_per_node", false, 1, 1024, &s.llcs_per_node) ||
+	    json_in_int(c, o, p, "clusters_per_llc", false, 1, 1024, &s.clusters_per_llc) ||
+	    json_in_int(c, o, p, "cores_per_cluster", !types, 1, 1024, &s.cores_per_cluster) ||
+	    json_in_int(c, o, p, "threads_per_core", false, 1, 8, &s.threads_per_core) ||
+	    json_in_int(c, o, p, "capacity", false, 1, SCHED_CAPACITY_SCALE, &cap) ||
+	    json_in_str(c, o, p, "smt_numbering", false, numbering, sizeof(numbering)) ||
+	    json_in_u64(c, o, p, "l2_bytes", true, 1, UINT64_C(1) << 40, &m->l2_bytes) ||
+	    json_in_u64(c, o, p, "llc_bytes", true, 1, UINT64_C(1) << 40, &m->llc_bytes))
 		return -1;
 	s.capacity = (unsigned)cap;
 	if (!strcmp(numbering, "sibling-last"))
@@ -401,7 +304,7 @@ static int parse_topology(const struct jctx *c, json_object *o, struct machine *
 	return 0;
 }
 
-static int parse_idle_states(const struct jctx *c, json_object *a, struct machine *m)
+static int parse_idle_states(const struct json_in *c, json_object *a, struct machine *m)
 {
 	static const char *const known[] = { "name", "exit_latency_us", "target_residency_us",
 					     "polling", NULL };
@@ -426,10 +329,10 @@ static int parse_idle_states(const struct jctx *c, json_object *a, struct machin
 		snprintf(ipath, sizeof(ipath), "idle_states[%d]", i);
 		if (!json_object_is_type(s, json_type_object))
 			return jfail(c, ipath, "expected an object");
-		if (check_keys(c, s, prefix, known) ||
-		    get_str(c, s, prefix, "name", true, st->name, sizeof(st->name)) ||
-		    get_u64(c, s, prefix, "exit_latency_us", true, 0, 100000, &lat) ||
-		    get_u64(c, s, prefix, "target_residency_us", true, 0, 1000000, &res))
+		if (json_in_known(c, s, prefix, known) ||
+		    json_in_str(c, s, prefix, "name", true, st->name, sizeof(st->name)) ||
+		    json_in_u64(c, s, prefix, "exit_latency_us", true, 0, 100000, &lat) ||
+		    json_in_u64(c, s, prefix, "target_residency_us", true, 0, 1000000, &res))
 			return -1;
 		st->exit_latency_ns = lat * 1000;
 		st->target_residency_ns = res * 1000;
@@ -486,7 +389,7 @@ const u64 *costs_field_ns(const struct costs *k, const char *name)
 	return NULL;
 }
 
-static int parse_costs(const struct jctx *c, json_object *o, struct costs *k)
+static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 {
 	static const char *const known[] = { "c2c_ns", "context_switch_ns", "mm_switch_ns",
 		"pipe_write_ns", "pipe_read_ns", "unix_send_ns", "unix_recv_ns",
@@ -500,32 +403,32 @@ static int parse_costs(const struct jctx *c, json_object *o, struct costs *k)
 	u64 v;
 	json_object *cc;
 
-	if (check_keys(c, o, p, known))
+	if (json_in_known(c, o, p, known))
 		return -1;
 	if (json_object_object_get_ex(o, "c2c_ns", &cc)) {
 		if (!json_object_is_type(cc, json_type_object))
 			return jfail(c, "costs.c2c_ns", "expected an object");
-		if (check_keys(c, cc, "costs.c2c_ns.", c2c_keys))
+		if (json_in_known(c, cc, "costs.c2c_ns.", c2c_keys))
 			return -1;
 		for (int i = 0; i < C2C_NR; i++)
-			if (get_u64(c, cc, "costs.c2c_ns.", c2c_keys[i], false, 0, 100000,
+			if (json_in_u64(c, cc, "costs.c2c_ns.", c2c_keys[i], false, 0, 100000,
 				    &k->c2c_ns[i]))
 				return -1;
 	}
 	for (int i = 0; i < nr_cost_ns_fields; i++)
-		if (get_u64(c, o, p, cost_ns_fields[i].name, false, 0, max_ns,
+		if (json_in_u64(c, o, p, cost_ns_fields[i].name, false, 0, max_ns,
 			    (u64 *)((char *)k + cost_ns_fields[i].off)))
 			return -1;
 	v = k->smt_speed_pct;
-	if (get_u64(c, o, p, "smt_speed_pct", false, 1, 100, &v))
+	if (json_in_u64(c, o, p, "smt_speed_pct", false, 1, 100, &v))
 		return -1;
 	k->smt_speed_pct = (unsigned)v;
 	v = k->cold_mlp;
-	if (get_u64(c, o, p, "cold_mlp", false, 1, 64, &v))
+	if (json_in_u64(c, o, p, "cold_mlp", false, 1, 64, &v))
 		return -1;
 	k->cold_mlp = (unsigned)v;
 	v = k->jitter_pct_x10;
-	if (get_u64(c, o, p, "jitter_pct_x10", false, 0, 250, &v))
+	if (json_in_u64(c, o, p, "jitter_pct_x10", false, 0, 250, &v))
 		return -1;
 	k->jitter_pct_x10 = (unsigned)v;
 	return 0;
@@ -535,7 +438,7 @@ static int parse_costs(const struct jctx *c, json_object *o, struct costs *k)
  * "idle_states" (replacing the machine's) and "costs" (over what is already
  * set), as a machine file and a cost profile both give them.
  */
-static int parse_idle_and_costs(const struct jctx *c, json_object *root, struct machine *m)
+static int parse_idle_and_costs(const struct json_in *c, json_object *root, struct machine *m)
 {
 	json_object *o;
 
@@ -556,7 +459,7 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 {
 	static const char *const known[] = { "name", "description", "topology", "cost_profile",
 					     "idle_states", "costs", "sources", NULL };
-	struct jctx c = { text, len, file, err, errlen };
+	struct json_in c = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen };
 	json_object *root, *o;
 	int ret = -1;
 
@@ -566,9 +469,9 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 		snprintf(err, errlen, "%s:1: expected a JSON object", file);
 		goto out;
 	}
-	if (check_keys(&c, root, "", known) ||
-	    get_str(&c, root, "", "name", true, m->name, sizeof(m->name)) ||
-	    get_str(&c, root, "", "description", false, m->description, sizeof(m->description)))
+	if (json_in_known(&c, root, "", known) ||
+	    json_in_str(&c, root, "", "name", true, m->name, sizeof(m->name)) ||
+	    json_in_str(&c, root, "", "description", false, m->description, sizeof(m->description)))
 		goto out;
 	if (!json_object_object_get_ex(root, "topology", &o) ||
 	    !json_object_is_type(o, json_type_object)) {
@@ -581,7 +484,7 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 		const struct preset_blob *b;
 		char name[80], bname[96];
 
-		if (get_str(&c, root, "", "cost_profile", true, name, sizeof(name)))
+		if (json_in_str(&c, root, "", "cost_profile", true, name, sizeof(name)))
 			goto out;
 		snprintf(bname, sizeof(bname), "costs/%s", name);
 		if (!(b = preset_blob_find(bname))) {
@@ -624,7 +527,7 @@ static int parse_profile(const char *text, size_t len, const char *file, struct 
 {
 	static const char *const known[] = { "name", "description", "idle_states", "costs",
 					     "sources", NULL };
-	struct jctx c = { text, len, file, err, errlen };
+	struct json_in c = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen };
 	json_object *root, *o;
 	char name[64];
 	int ret = -1;
@@ -635,7 +538,7 @@ static int parse_profile(const char *text, size_t len, const char *file, struct 
 		snprintf(err, errlen, "%s:1: expected a JSON object", file);
 		goto out;
 	}
-	if (check_keys(&c, root, "", known) || get_str(&c, root, "", "name", true, name, sizeof(name)))
+	if (json_in_known(&c, root, "", known) || json_in_str(&c, root, "", "name", true, name, sizeof(name)))
 		goto out;
 	if (parse_idle_and_costs(&c, root, m))
 		goto out;

@@ -509,7 +509,7 @@ static int ra_start(struct sim *sim, struct workload *wl, char *err, size_t errl
 
 			cpumask_and(&m, &t->cpus, &sim->cfg.allowed);
 			if (cpumask_empty(&m)) {
-				snprintf(err, errlen, "%s:%d: key \"tasks.%s.cpus\": none of these CPUs is "
+				snprintf(err, errlen, "%s:%d: field \"tasks.%s.cpus\": none of these CPUs is "
 					 "in the run's --cpus/--node binding", f->path, t->cpus_line,
 					 t->name);
 				return -1;

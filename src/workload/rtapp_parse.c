@@ -12,25 +12,39 @@
 #include "rtapp.h"
 #include "workload.h"
 
-#include <errno.h>
 #include <json-c/json.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/jsonin.h"
 #include "util/jsonpos.h"
 #include "util/textfile.h"
 
 struct pctx {
-	const char *file;
-	const char *text;
-	size_t len;
+	struct json_in in;	/* file, text (keys made unique), messages */
 	int renamed;		/* repeated keys the text had */
 	struct ra_file *f;
-	char *err;
-	size_t errlen;
 };
+
+/* A key ending in digits may be a repeat that workgen-style renaming
+ * numbered: say so, the user never wrote it. */
+static void renamed_hint(const struct json_in *in, const char *path, char *what, size_t len)
+{
+	const struct pctx *c = in->hint_arg;
+	const char *last = strrchr(path, '.');
+	size_t n = strlen(path);
+
+	last = last ? last + 1 : path;
+	if (c->renamed && n && path[n - 1] >= '0' && path[n - 1] <= '9') {
+		size_t off = strlen(what);
+
+		snprintf(what + off, len - off, " (if the file repeats \"%.*s\", repeats are "
+			 "numbered from 1 as workgen numbers them)", (int)strcspn(last, "0123456789"),
+			 last);
+	}
+}
 
 static int fail(const struct pctx *c, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -39,29 +53,11 @@ static int fail(const struct pctx *c, const char *path, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
-	int line = json_path_line_or_parent(c->text, c->len, path);
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	/* A key ending in digits may be a repeat that workgen-style renaming
-	 * numbered: say so, the user never wrote it. */
-	const char *last = strrchr(path, '.');
-	size_t n = strlen(path);
-
-	last = last ? last + 1 : path;
-	if (c->renamed && n && path[n - 1] >= '0' && path[n - 1] <= '9') {
-		size_t off = strlen(what);
-
-		snprintf(what + off, sizeof(what) - off, " (if the file repeats \"%.*s\", repeats are "
-			 "numbered from 1 as workgen numbers them)", (int)strcspn(last, "0123456789"),
-			 last);
-	}
-	if (line)
-		snprintf(c->err, c->errlen, "%s:%d: key \"%s\": %s", c->file, line, path, what);
-	else
-		snprintf(c->err, c->errlen, "%s: key \"%s\": %s", c->file, path, what);
-	return -1;
+	return json_in_fail(&c->in, path, "%s", what);
 }
 
 static void note(struct pctx *c, const char *path)
@@ -116,15 +112,7 @@ static int resource(struct pctx *c, const char *name, enum ra_res_type type, con
 static int get_int(struct pctx *c, json_object *v, const char *path, long long min, long long max,
 		   long long *out)
 {
-	if (!json_object_is_type(v, json_type_int))
-		return fail(c, path, "expected an integer in %lld..%lld", min, max);
-	errno = 0;
-	long long x = json_object_get_int64(v);
-
-	if (errno || x < min || x > max)
-		return fail(c, path, "%lld is outside %lld..%lld", x, min, max);
-	*out = x;
-	return 0;
+	return json_in_llong(&c->in, v, path, min, max, out);
 }
 
 static int get_string(struct pctx *c, json_object *v, const char *path, const char **out)
@@ -156,7 +144,7 @@ static int parse_cpus(struct pctx *c, json_object *v, const char *path, struct c
 		if (cpu > *maxcpu)
 			*maxcpu = (int)cpu;
 	}
-	*line = json_path_line_or_parent(c->text, c->len, path);
+	*line = json_path_line_or_parent(c->in.text, c->in.len, path);
 	return 0;
 }
 
@@ -544,7 +532,8 @@ static int parse_global(struct pctx *c, json_object *g)
 
 int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 {
-	struct pctx c = { .file = path, .f = f, .err = err, .errlen = errlen };
+	struct pctx c = { .in = { .file = path, .err = err, .errlen = errlen, .hint = renamed_hint },
+			  .f = f };
 	char *raw = NULL, *text = NULL;
 	size_t len;
 	json_object *root = NULL;
@@ -560,8 +549,9 @@ int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory (or nesting deeper than 64)", path);
 		goto out;
 	}
-	c.text = text;
-	c.len = strlen(text);
+	c.in.text = text;
+	c.in.len = strlen(text);
+	c.in.hint_arg = &c;
 	f->path = strdup(path);
 
 	json_tokener *tok = json_tokener_new();
@@ -572,12 +562,12 @@ int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	root = json_tokener_parse_ex(tok, text, (int)c.len);
+	root = json_tokener_parse_ex(tok, text, (int)c.in.len);
 	jerr = json_tokener_get_error(tok);
 	if (!root || jerr != json_tokener_success) {
 		size_t at = json_tokener_get_parse_end(tok);
 
-		for (size_t i = 0; i < at && i < c.len; i++)
+		for (size_t i = 0; i < at && i < c.in.len; i++)
 			line += text[i] == '\n';
 		snprintf(err, errlen, "%s:%d: malformed JSON: %s", path, line,
 			 jerr == json_tokener_continue ? "unexpected end of file"
@@ -588,7 +578,7 @@ int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 	size_t end = json_tokener_get_parse_end(tok);
 
 	json_tokener_free(tok);
-	for (size_t i = end; i < c.len; i++)
+	for (size_t i = end; i < c.in.len; i++)
 		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n') {
 			for (size_t k = 0; k < i; k++)
 				line += text[k] == '\n';
@@ -692,14 +682,14 @@ int rtapp_check_cpus(const struct ra_file *f, int nr_cpus, char *err, size_t err
 		const struct ra_task *tk = &f->task[t];
 
 		if (tk->has_cpus && tk->cpus_max >= nr_cpus) {
-			snprintf(err, errlen, "%s:%d: key \"tasks.%s.cpus\": CPU %d is not on this "
+			snprintf(err, errlen, "%s:%d: field \"tasks.%s.cpus\": CPU %d is not on this "
 				 "machine (CPUs 0-%d)", f->path, tk->cpus_line, tk->name, tk->cpus_max,
 				 nr_cpus - 1);
 			return -1;
 		}
 		for (int p = 0; p < tk->nph; p++)
 			if (tk->ph[p].has_cpus && tk->ph[p].cpus_max >= nr_cpus) {
-				snprintf(err, errlen, "%s:%d: key \"cpus\" of a phase of %s: CPU %d is "
+				snprintf(err, errlen, "%s:%d: field \"cpus\" of a phase of %s: CPU %d is "
 					 "not on this machine (CPUs 0-%d)", f->path, tk->ph[p].cpus_line,
 					 tk->name, tk->ph[p].cpus_max, nr_cpus - 1);
 				return -1;
@@ -730,9 +720,9 @@ void rtapp_where(const struct ra_file *f, const char *key, char *buf, size_t len
 	int line = text ? json_path_line_or_parent(text, tlen, key) : 0;
 
 	if (line)
-		snprintf(buf, len, "%s:%d: key \"%s\": ", f->path, line, key);
+		snprintf(buf, len, "%s:%d: field \"%s\": ", f->path, line, key);
 	else
-		snprintf(buf, len, "%s: key \"%s\": ", f->path, key);
+		snprintf(buf, len, "%s: field \"%s\": ", f->path, key);
 	free(text);
 }
 
