@@ -1,0 +1,291 @@
+/*
+ * costs_json.c - cost profiles (costs/NAME.json, built in, or a file):
+ * costs/default.json first, then the profile a machine names, then
+ * --cost-profile, which replaces all but the defaults; and the idle states
+ * and costs fields every one of them, and a machine file, may give.
+ */
+#include "costs_json.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "presets_data.h"
+#include "util/jsondoc.h"
+#include "util/textfile.h"
+
+static int parse_idle_states(const struct json_in *c, json_object *a, struct machine *m)
+{
+	static const char *const known[] = { "name", "exit_latency_us", "target_residency_us",
+					     "polling", NULL };
+
+	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) < 1 ||
+	    json_object_array_length(a) > WS_MAX_IDLE_STATES) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "expected an array of 1..%d states", WS_MAX_IDLE_STATES);
+		return jfail(c, "idle_states", what);
+	}
+	m->nr_idle_states = (int)json_object_array_length(a);
+	for (int i = 0; i < m->nr_idle_states; i++) {
+		json_object *s = json_object_array_get_idx(a, (size_t)i), *pv;
+		struct idle_state *st = &m->idle[i];
+		char prefix[32];
+		u64 lat = 0, res = 0;
+
+		snprintf(prefix, sizeof(prefix), "idle_states[%d].", i);
+		char ipath[48];
+
+		snprintf(ipath, sizeof(ipath), "idle_states[%d]", i);
+		if (!json_object_is_type(s, json_type_object))
+			return jfail(c, ipath, "expected an object");
+		if (json_in_known(c, s, prefix, known) ||
+		    json_in_str(c, s, prefix, "name", true, st->name, sizeof(st->name)) ||
+		    json_in_u64(c, s, prefix, "exit_latency_us", true, 0, 100000, &lat) ||
+		    json_in_u64(c, s, prefix, "target_residency_us", true, 0, 1000000, &res))
+			return -1;
+		st->exit_latency_ns = lat * 1000;
+		st->target_residency_ns = res * 1000;
+		st->polling = false;
+		if (json_object_object_get_ex(s, "polling", &pv)) {
+			if (!json_object_is_type(pv, json_type_boolean))
+				return jfail(c, strcat(ipath, ".polling"), "expected true or false");
+			st->polling = json_object_get_boolean(pv);
+		}
+		/* cpuidle's rules: polling first and free to leave, then deeper
+		 * states, each worth staying in at least as long as leaving it. */
+		if (!st->name[0])
+			return jfail(c, strcat(ipath, ".name"), "empty name");
+		for (int j = 0; j < i; j++)
+			if (!strcmp(m->idle[j].name, st->name))
+				return jfail(c, strcat(ipath, ".name"), "repeats an earlier state's name");
+		if (st->polling && (i > 0 && !m->idle[i - 1].polling))
+			return jfail(c, strcat(ipath, ".polling"), "polling states come first");
+		if (st->polling && st->exit_latency_ns)
+			return jfail(c, strcat(ipath, ".exit_latency_us"),
+				     "a polling state has no exit latency (0)");
+		if (st->target_residency_ns < st->exit_latency_ns)
+			return jfail(c, strcat(ipath, ".target_residency_us"),
+				     "below the exit latency: the state could never pay off");
+		if (i > 0 && st->exit_latency_ns < m->idle[i - 1].exit_latency_ns)
+			return jfail(c, strcat(ipath, ".exit_latency_us"),
+				     "states must be listed from shallowest to deepest");
+		if (i > 0 && st->target_residency_ns < m->idle[i - 1].target_residency_ns)
+			return jfail(c, strcat(ipath, ".target_residency_us"),
+				     "below the shallower state's: listed from shallowest to deepest");
+	}
+	return 0;
+}
+
+static const char *const c2c_keys[C2C_NR + 1] = { "local", "smt", "cluster", "llc", "node",
+					       "package", "remote", NULL };
+
+#define F(f) { #f, offsetof(struct costs, f) }
+const struct cost_ns_field cost_ns_fields[] = {
+	F(context_switch_ns), F(mm_switch_ns), F(pipe_write_ns), F(pipe_read_ns), F(unix_send_ns),
+	F(unix_recv_ns), F(copy_ns_per_kib), F(ttwu_ns), F(select_ns), F(scan_cpu_ns),
+	F(ipi_send_ns), F(ipi_latency_ns), F(poll_wake_ns), F(fork_ns), F(clone_ns), F(exit_ns),
+	F(thread_exit_ns), F(reap_ns), F(futex_ns), F(nanosleep_ns), F(tcp_send_ns),
+	F(tcp_recv_ns), F(udp_send_ns), F(udp_recv_ns),
+};
+#undef F
+const int nr_cost_ns_fields = (int)(sizeof(cost_ns_fields) / sizeof(cost_ns_fields[0]));
+
+const u64 *costs_field_ns(const struct costs *k, const char *name)
+{
+	for (int i = 0; i < nr_cost_ns_fields; i++)
+		if (!strcmp(cost_ns_fields[i].name, name))
+			return (const u64 *)((const char *)k + cost_ns_fields[i].off);
+	return NULL;
+}
+
+static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
+{
+	static const char *const known[] = { "c2c_ns", "context_switch_ns", "mm_switch_ns",
+		"pipe_write_ns", "pipe_read_ns", "unix_send_ns", "unix_recv_ns",
+		"copy_ns_per_kib", "ttwu_ns", "select_ns", "scan_cpu_ns", "ipi_send_ns",
+		"ipi_latency_ns", "poll_wake_ns", "fork_ns", "clone_ns", "exit_ns",
+		"thread_exit_ns", "reap_ns", "futex_ns", "nanosleep_ns", "tcp_send_ns", "tcp_recv_ns",
+		"udp_send_ns", "udp_recv_ns", "smt_speed_pct", "cold_mlp",
+		"jitter_pct_x10", NULL };
+	const char *p = "costs.";
+	const u64 max_ns = 100000000;
+	u64 v;
+	json_object *cc;
+
+	if (json_in_known(c, o, p, known))
+		return -1;
+	if (json_object_object_get_ex(o, "c2c_ns", &cc)) {
+		if (!json_object_is_type(cc, json_type_object))
+			return jfail(c, "costs.c2c_ns", "expected an object");
+		if (json_in_known(c, cc, "costs.c2c_ns.", c2c_keys))
+			return -1;
+		for (int i = 0; i < C2C_NR; i++)
+			if (json_in_u64(c, cc, "costs.c2c_ns.", c2c_keys[i], false, 0, 100000,
+				    &k->c2c_ns[i]))
+				return -1;
+	}
+	for (int i = 0; i < nr_cost_ns_fields; i++)
+		if (json_in_u64(c, o, p, cost_ns_fields[i].name, false, 0, max_ns,
+			    (u64 *)((char *)k + cost_ns_fields[i].off)))
+			return -1;
+	v = k->smt_speed_pct;
+	if (json_in_u64(c, o, p, "smt_speed_pct", false, 1, 100, &v))
+		return -1;
+	k->smt_speed_pct = (unsigned)v;
+	v = k->cold_mlp;
+	if (json_in_u64(c, o, p, "cold_mlp", false, 1, 64, &v))
+		return -1;
+	k->cold_mlp = (unsigned)v;
+	v = k->jitter_pct_x10;
+	if (json_in_u64(c, o, p, "jitter_pct_x10", false, 0, 250, &v))
+		return -1;
+	k->jitter_pct_x10 = (unsigned)v;
+	return 0;
+}
+
+/*
+ * "idle_states" (replacing the machine's) and "costs" (over what is already
+ * set), as a machine file and a cost profile both give them.
+ */
+int costs_json_idle_and_costs(const struct json_in *c, json_object *root, struct machine *m)
+{
+	json_object *o;
+
+	if (json_object_object_get_ex(root, "idle_states", &o) && parse_idle_states(c, o, m))
+		return -1;
+	if (!json_object_object_get_ex(root, "costs", &o))
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return jfail(c, "costs", "expected an object");
+	return parse_costs(c, o, &m->costs);
+}
+
+/*
+ * A cost profile: "idle_states" (replacing the machine's) and "costs" (over
+ * what is already set), with "name", "description" and "sources".
+ */
+int costs_json_profile(const char *text, size_t len, const char *file, struct machine *m,
+		       char *err, size_t errlen)
+{
+	static const char *const known[] = { "name", "description", "idle_states", "costs",
+					     "sources", NULL };
+	struct json_in c = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen };
+	json_object *root, *o;
+	char name[64];
+	int ret = -1;
+
+	if (json_doc_parse(text, len, file, &root, err, errlen))
+		return -1;
+	if (!json_object_is_type(root, json_type_object)) {
+		snprintf(err, errlen, "%s:1: expected a JSON object", file);
+		goto out;
+	}
+	if (json_in_known(&c, root, "", known) || json_in_str(&c, root, "", "name", true, name, sizeof(name)))
+		goto out;
+	if (costs_json_idle_and_costs(&c, root, m))
+		goto out;
+	if (json_object_object_get_ex(root, "sources", &o)) {
+		if (!json_object_is_type(o, json_type_object)) {
+			jfail(&c, "sources", "expected an object of strings");
+			goto out;
+		}
+		/* Strings, or (as calibrate writes) an object of raw figures. */
+		json_object_object_foreach(o, skey, sval) {
+			bool ok = json_object_is_type(sval, json_type_string);
+
+			if (json_object_is_type(sval, json_type_object)) {
+				ok = true;
+				json_object_object_foreach(sval, rkey, rval) {
+					(void)rkey;
+					ok &= json_object_is_type(rval, json_type_string) ||
+					      json_object_is_type(rval, json_type_int) ||
+					      json_object_is_type(rval, json_type_double);
+				}
+			}
+			if (!ok) {
+				char spath[160];
+
+				snprintf(spath, sizeof(spath), "sources.%s", skey);
+				jfail(&c, spath, "expected a string, or an object of strings and numbers");
+				goto out;
+			}
+		}
+	}
+	if (!name[0]) {
+		jfail(&c, "name", "empty");
+		goto out;
+	}
+	ret = 0;
+out:
+	json_object_put(root);
+	return ret;
+}
+
+int costs_json_defaults(struct machine *m, char *err, size_t errlen)
+{
+	const struct preset_blob *b = preset_blob_find("costs/default");
+
+	if (!b) {
+		snprintf(err, errlen, "built-in costs/default.json is missing");
+		return -1;
+	}
+	return costs_json_profile(b->text, b->len, "costs/default.json", m, err, errlen);
+}
+
+int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, size_t errlen)
+{
+	char bname[96];
+	const struct preset_blob *b;
+	int nr_idle = m->nr_idle_states;
+	struct idle_state idle[WS_MAX_IDLE_STATES];
+
+	/* Idle states of a machine read from sysfs stay unless the profile has some. */
+	memcpy(idle, m->idle, sizeof(idle));
+	memset(&m->costs, 0, sizeof(m->costs));
+	m->nr_idle_states = 0;
+	if (costs_json_defaults(m, err, errlen))
+		return -1;
+	m->nr_idle_states = 0; /* set again below if the profile lists none */
+	snprintf(bname, sizeof(bname), "costs/%s", spec);
+	if (!strchr(spec, '/') && !strstr(spec, ".json") && (b = preset_blob_find(bname))) {
+		if (costs_json_profile(b->text, b->len, bname, m, err, errlen))
+			return -1;
+	} else {
+		char *text;
+		size_t len;
+
+		if (!strchr(spec, '/') && !strstr(spec, ".json") && access(spec, F_OK) &&
+		    errno == ENOENT) {
+			int off = snprintf(err, errlen, "no cost profile \"%s\" (built in:", spec);
+
+			for (int i = 0; i < preset_blob_count && off > 0 && (size_t)off < errlen; i++)
+				if (!strncmp(preset_blobs[i].name, "costs/", 6))
+					off += snprintf(err + off, errlen - (size_t)off, " %s",
+							preset_blobs[i].name + 6);
+			if (off > 0 && (size_t)off < errlen)
+				snprintf(err + off, errlen - (size_t)off, "; or a file)");
+			return -1;
+		}
+		if (text_file_read(spec, "cost profile", &text, &len, err, errlen))
+			return -1;
+		int r = costs_json_profile(text, len, spec, m, err, errlen);
+
+		free(text);
+		if (r)
+			return -1;
+	}
+	if (!m->nr_idle_states) {
+		/* The profile gives none: keep the machine's (from sysfs, say). */
+		memcpy(m->idle, idle, sizeof(idle));
+		m->nr_idle_states = nr_idle;
+	} else {
+		/* The profile's states replace whatever the reader assumed. */
+		m->assumed[ASSUMED_IDLE][0] = '\0';
+	}
+	snprintf(m->cost_profile, sizeof(m->cost_profile), "%.63s", spec);
+	return 0;
+}
+
