@@ -43,7 +43,7 @@ build/obj/%.o: %.c | build/presets_data.c
 	@echo "  CC $<"; $(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # Only the commands that write result files need the commit; rebuild them when it moves.
-COMMIT_OBJ := $(foreach c,cmd_run cmd_compare cmd_rerun cmd_sweep,build/obj/src/cli/$(c).o build/san/obj/src/cli/$(c).o)
+COMMIT_OBJ := $(foreach c,cmd_run cmd_compare cmd_rerun cmd_sweep sweep_run sweep_report,build/obj/src/cli/$(c).o build/san/obj/src/cli/$(c).o)
 $(COMMIT_OBJ): CFLAGS += -DWAKESIM_COMMIT='"$(COMMIT)"'
 $(COMMIT_OBJ): build/commit
 build/commit: FORCE

@@ -1,0 +1,468 @@
+/*
+ * sweep_report.c - a sweep's report from its shard documents (sweep.h):
+ * each document checked against the shard schema and the plan, the jobs
+ * gathered, a compare table per machine and workload.
+ */
+#include "sweep.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "report/compare_out.h"
+#include "util/jsondoc.h"
+
+/* ---- rendering the report from shard documents ---- */
+
+struct merged {
+	struct sweep_plan plan;
+	const char *plan_file;
+	json_object **res;		/* [nr_jobs]: each job's result object */
+	json_object *machines;		/* from the first document */
+};
+
+static int doc_fail(const char *name, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: %s", name, what);
+	return -1;
+}
+
+static json_object *get(json_object *o, const char *key, json_type type)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+/* A figure of a result: a finite JSON number of sane size (null: not a number). */
+static bool figure_ok(json_object *v, bool null_ok)
+{
+	if (!v)
+		return null_ok;
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return false;
+	double x = json_object_get_double(v);
+
+	return isfinite(x) && fabs(x) <= 1e18;
+}
+
+static bool keys_only(json_object *o, const char *const *known)
+{
+	json_object_object_foreach(o, k, v) {
+		bool ok = false;
+
+		(void)v;
+		for (int i = 0; known[i]; i++)
+			ok |= !strcmp(k, known[i]);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Everything of a shard document besides its plan: its header, machines
+ * and results, each of the type and size the plan implies. A hand-edited
+ * or foreign document is refused with what is wrong, not rendered.
+ */
+static int check_doc(json_object *doc, const char *name, const struct sweep_plan *p, int *si,
+		     int *sn, char *err, size_t errlen)
+{
+	static const char *const top[] = { "wakesim_sweep", "wakesim_version", "wakesim_commit",
+		"plan_file", "plan_hash", "plan", "shard", "jobs_total", "machines", "results", NULL };
+	static const char *const mkeys[] = { "spec", "name", "nr_cpus", "cost_profile", "idle_states",
+					     "assumed", NULL };
+	static const char *const rkeys[] = { "job", "value", "unit", "higher_is_better", "metrics",
+					     "idle_exits", "placements", "placement_digest", "steady",
+					     NULL };
+	json_object *sh = get(doc, "shard", json_type_array), *v, *ms, *res;
+	char hash[32];
+	int nm = nr_metric_defs < CMP_MAX_METRICS ? nr_metric_defs : CMP_MAX_METRICS;
+
+	if (!keys_only(doc, top))
+		return doc_fail(name, "a key a sweep shard does not have", err, errlen);
+	snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)p->hash);
+	if (strcmp(json_object_get_string(get(doc, "plan_hash", json_type_string)), hash))
+		return doc_fail(name, "its plan text does not hash to its plan_hash (edited?)", err,
+				errlen);
+	if (!json_object_is_type(json_object_array_get_idx(sh, 0), json_type_int) ||
+	    !json_object_is_type(json_object_array_get_idx(sh, 1), json_type_int))
+		return doc_fail(name, "\"shard\": expected [I, N]", err, errlen);
+	*si = json_object_get_int(json_object_array_get_idx(sh, 0));
+	*sn = json_object_get_int(json_object_array_get_idx(sh, 1));
+	if (*sn < 1 || *si < 1 || *si > *sn)
+		return doc_fail(name, "\"shard\": expected [I, N] with 1 <= I <= N", err, errlen);
+	if (!(v = get(doc, "jobs_total", json_type_int)) || json_object_get_int64(v) != p->nr_jobs)
+		return doc_fail(name, "\"jobs_total\" is not its plan's number of jobs", err, errlen);
+	ms = get(doc, "machines", json_type_array);
+	if ((int)json_object_array_length(ms) != p->nr_machines)
+		return doc_fail(name, "\"machines\" does not match its plan's", err, errlen);
+	for (int m = 0; m < p->nr_machines; m++) {
+		json_object *o = json_object_array_get_idx(ms, (size_t)m), *st, *nc, *sp;
+
+		if (!json_object_is_type(o, json_type_object) || !keys_only(o, mkeys) ||
+		    !(sp = get(o, "spec", json_type_string)) ||
+		    strcmp(json_object_get_string(sp), p->machine[m]) ||
+		    !get(o, "name", json_type_string) || !get(o, "cost_profile", json_type_string) ||
+		    !get(o, "assumed", json_type_string) ||
+		    !(nc = get(o, "nr_cpus", json_type_int)) || json_object_get_int(nc) < 1 ||
+		    json_object_get_int(nc) > WS_MAX_CPUS || !(st = get(o, "idle_states", json_type_array)) ||
+		    json_object_array_length(st) > WS_MAX_IDLE_STATES) {
+			snprintf(err, errlen, "%s: machines[%d]: expected the plan's machine with name, "
+				 "nr_cpus 1..%d, cost_profile, idle_states and assumed", name, m,
+				 WS_MAX_CPUS);
+			return -1;
+		}
+		for (size_t i = 0; i < json_object_array_length(st); i++)
+			if (!json_object_is_type(json_object_array_get_idx(st, i), json_type_string))
+				return doc_fail(name, "an idle state name that is not a string", err, errlen);
+	}
+	res = get(doc, "results", json_type_array);
+	for (size_t i = 0; i < json_object_array_length(res); i++) {
+		json_object *o = json_object_array_get_idx(res, i), *mv, *ie, *jv, *pl, *dg;
+		long long j;
+		struct plan_job c;
+
+		if (!json_object_is_type(o, json_type_object) || !keys_only(o, rkeys) ||
+		    !(jv = get(o, "job", json_type_int)) || (j = json_object_get_int64(jv)) < 0 ||
+		    j >= p->nr_jobs) {
+			snprintf(err, errlen, "%s: results[%zu]: expected a job number 0..%lld", name, i,
+				 p->nr_jobs - 1);
+			return -1;
+		}
+		if (j % *sn != *si - 1) {
+			snprintf(err, errlen, "%s: results[%zu]: job %lld is not one of shard %d/%d's", name,
+				 i, j, *si, *sn);
+			return -1;
+		}
+		sweep_plan_job(p, j, &c);
+		json_object *mj = json_object_array_get_idx(ms, (size_t)c.machine);
+		size_t nst = json_object_array_length(get(mj, "idle_states", json_type_array));
+		bool ok = json_object_object_get_ex(o, "value", &v) && figure_ok(v, false) &&
+			  get(o, "unit", json_type_string) && get(o, "higher_is_better", json_type_boolean) &&
+			  (mv = get(o, "metrics", json_type_array)) &&
+			  (int)json_object_array_length(mv) == nm &&
+			  (ie = get(o, "idle_exits", json_type_array)) && json_object_array_length(ie) == nst &&
+			  (pl = get(o, "placements", json_type_array)) &&
+			  json_object_array_length(pl) == PLACE_ALL &&
+			  (dg = get(o, "placement_digest", json_type_string)) &&
+			  json_object_get_string_len(dg) == 16 &&
+			  strspn(json_object_get_string(dg), "0123456789abcdef") == 16;
+
+		/* "steady": present only when the job's rule was on. */
+		if (ok && json_object_object_get_ex(o, "steady", &v))
+			ok = json_object_is_type(v, json_type_boolean);
+		for (int d = 0; ok && d < nm; d++)
+			ok = figure_ok(json_object_array_get_idx(mv, (size_t)d), true);
+		for (size_t k = 0; ok && k < nst; k++)
+			ok = figure_ok(json_object_array_get_idx(ie, k), true);
+		for (size_t k = 0; ok && k < PLACE_ALL; k++)
+			ok = figure_ok(json_object_array_get_idx(pl, k), true);
+		if (!ok) {
+			snprintf(err, errlen, "%s: results[%zu] (job %lld): expected a finite number value, "
+				 "unit, higher_is_better, %d metrics, %zu idle_exits and %d placements, "
+				 "numbers of at most 1e18, a placement_digest of 16 hex digits, and "
+				 "steady, if there, a boolean", name, i, j, nm, nst, PLACE_ALL);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Check shard documents against each other and gather every job once. */
+static int gather(json_object *const *docs, const char *const *names, int n, struct merged *mg,
+		  char *err, size_t errlen)
+{
+	const char *hash0 = NULL, *commit0 = NULL;
+	int shards = 0;
+
+	memset(mg, 0, sizeof(*mg));
+	for (int d = 0; d < n; d++) {
+		json_object *doc = docs[d], *sh, *res, *ms, *v;
+		const char *hash, *commit, *text, *file;
+
+		if (!json_object_is_type(doc, json_type_object) ||
+		    !(v = get(doc, "wakesim_sweep", json_type_int)) || json_object_get_int(v) != SHARD_FORMAT)
+			return doc_fail(names[d], "not a wakesim sweep shard (no \"wakesim_sweep\": 1)", err,
+					errlen);
+		if (!(v = get(doc, "plan_hash", json_type_string)) || !(hash = json_object_get_string(v)) ||
+		    !(v = get(doc, "wakesim_commit", json_type_string)) ||
+		    !(commit = json_object_get_string(v)) || !(v = get(doc, "plan", json_type_string)) ||
+		    !(text = json_object_get_string(v)) || !(v = get(doc, "plan_file", json_type_string)) ||
+		    !(file = json_object_get_string(v)) || !(sh = get(doc, "shard", json_type_array)) ||
+		    json_object_array_length(sh) != 2 || !(res = get(doc, "results", json_type_array)) ||
+		    !(ms = get(doc, "machines", json_type_array)))
+			return doc_fail(names[d], "a sweep shard lacks plan_hash, wakesim_commit, plan, "
+					"plan_file, shard, results or machines", err, errlen);
+		int sn, si;
+
+		if (!d) {
+			hash0 = hash;
+			commit0 = commit;
+			mg->plan_file = file;
+			mg->machines = ms;
+			if (sweep_plan_parse(text, strlen(text), file, &mg->plan, err, errlen))
+				return -1;
+			/* A job's result, NULL until a shard gives it. */
+			mg->res = calloc((size_t)mg->plan.nr_jobs, sizeof(*mg->res));
+			if (!mg->res)
+				return doc_fail(names[d], "out of memory", err, errlen);
+		} else if (strcmp(hash, hash0)) {
+			snprintf(err, errlen, "%s: a shard of another plan (plan_hash %s) than %s's (%s)",
+				 names[d], hash, names[0], hash0);
+			return -1;
+		} else if (strcmp(text, mg->plan.text)) {
+			return doc_fail(names[d], "its plan text differs from the first shard's (edited?)",
+					err, errlen);
+		} else if (strcmp(commit, commit0)) {
+			snprintf(err, errlen, "%s: made by wakesim %s, %s by %s: shards must come from one "
+				 "build", names[d], commit, names[0], commit0);
+			return -1;
+		}
+		if (check_doc(doc, names[d], &mg->plan, &si, &sn, err, errlen))
+			return -1;
+		if (!d)
+			shards = sn;
+		if (sn != shards) {
+			snprintf(err, errlen, "%s: a shard of %d, %s one of %d", names[d], sn, names[0],
+				 shards);
+			return -1;
+		}
+		for (size_t i = 0; i < json_object_array_length(res); i++) {
+			/* check_doc() has vouched for every job number. */
+			json_object *o = json_object_array_get_idx(res, i);
+			long long j = json_object_get_int64(get(o, "job", json_type_int));
+
+			if (mg->res[j]) {
+					snprintf(err, errlen, "%s: job %lld is in two shards (one given twice?)",
+					 names[d], j);
+				return -1;
+			}
+			mg->res[j] = o;
+		}
+	}
+	for (long long j = 0; j < mg->plan.nr_jobs; j++)
+		if (!mg->res[j]) {
+			struct plan_job c;
+
+			sweep_plan_job(&mg->plan, j, &c);
+			snprintf(err, errlen, "job %lld (machine %s, workload %s, policy %s, seed %llu) has "
+				 "no result: shard %lld of %d is missing", j, mg->plan.machine[c.machine],
+				 mg->plan.wl[c.workload].name, mg->plan.pol[c.policy].name,
+				 (unsigned long long)(mg->plan.seed + (uint64_t)c.run), j % shards + 1, shards);
+			return -1;
+		}
+	/* One workload on one machine reports one unit, one way. */
+	for (long long j = 0; j < mg->plan.nr_jobs; j++) {
+		struct plan_job c;
+
+		sweep_plan_job(&mg->plan, j, &c);
+		c.load = c.policy = c.run = 0;
+		json_object *a = mg->res[sweep_plan_index(&mg->plan, &c)], *b = mg->res[j];
+
+		if (strcmp(json_object_get_string(get(a, "unit", json_type_string)),
+			   json_object_get_string(get(b, "unit", json_type_string))) ||
+		    json_object_get_boolean(get(a, "higher_is_better", json_type_boolean)) !=
+			    json_object_get_boolean(get(b, "higher_is_better", json_type_boolean))) {
+			snprintf(err, errlen, "job %lld: its unit or direction differs from the rest of "
+				 "its workload's (an edited shard?)", j);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static double jnum(json_object *o)
+{
+	return o ? json_object_get_double(o) : NAN;
+}
+
+/* One compare table: machine m, workload w; rendered as text or added to tables. */
+static int render_table(const struct merged *mg, int m, int w, bool json, json_object *tables,
+			FILE *f)
+{
+	const struct sweep_plan *p = &mg->plan;
+	const struct plan_workload *wl = &p->wl[w];
+	int np = p->nr_policies, nl = wl->nr_loads, runs = p->runs;
+	json_object *mj = json_object_array_get_idx(mg->machines, (size_t)m);
+	json_object *st = get(mj, "idle_states", json_type_array);
+	int nst = st ? (int)json_object_array_length(st) : 0;
+	struct cmp_cell *cells = calloc((size_t)(nl * np), sizeof(*cells));
+	double *vals = calloc((size_t)(nl * np * runs), sizeof(*vals));
+	const char **lname = calloc((size_t)nl, sizeof(*lname)), **sn = calloc((size_t)np, sizeof(*sn));
+	const char **sf = calloc((size_t)np, sizeof(*sf)), *sp[WS_MAX_IDLE_STATES];
+	char (*lbuf)[96] = calloc((size_t)nl, sizeof(*lbuf)), cmd[4096];
+	int ret = -1;
+
+	if (!cells || !vals || !lname || !sn || !sf || !lbuf || nst > WS_MAX_IDLE_STATES)
+		goto out;
+	size_t off = 0;
+
+	cmd[0] = '\0';
+	for (int i = 0; i < wl->argc && off < sizeof(cmd); i++)
+		off += (size_t)snprintf(cmd + off, sizeof(cmd) - off, "%s%s", i ? " " : "", wl->argv[i]);
+	for (int i = 0; i < nst; i++)
+		sp[i] = json_object_get_string(json_object_array_get_idx(st, (size_t)i));
+	for (int l = 0; l < nl; l++) {
+		if (wl->load_name)
+			snprintf(lbuf[l], sizeof(lbuf[l]), "%s=%s", wl->load_name, wl->load_val[l]);
+		else
+			snprintf(lbuf[l], sizeof(lbuf[l]), "default");
+		lname[l] = lbuf[l];
+	}
+	for (int s = 0; s < np; s++) {
+		sn[s] = p->pol[s].name;
+		sf[s] = p->pol[s].features;
+	}
+	json_object *first = NULL;
+
+	for (int l = 0; l < nl; l++)
+		for (int s = 0; s < np; s++) {
+			struct cmp_cell *cl = &cells[l * np + s];
+
+			cl->values = vals + (size_t)(l * np + s) * (size_t)runs;
+			cl->n = runs;
+			for (int r = 0; r < runs; r++) {
+				struct plan_job c = { m, w, l, s, r };
+				json_object *o = mg->res[sweep_plan_index(p, &c)], *v;
+
+				if (!first)
+					first = o;
+				vals[(l * np + s) * runs + r] = json_object_object_get_ex(o, "value", &v)
+									? jnum(v) : NAN;
+				json_object *mv = get(o, "metrics", json_type_array);
+				json_object *ie = get(o, "idle_exits", json_type_array);
+
+				for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++)
+					cl->metric[d] += jnum(json_object_array_get_idx(mv, (size_t)d)) / runs;
+				for (int i = 0; i < nst; i++)
+					cl->idle_exits[i] += jnum(json_object_array_get_idx(ie, (size_t)i)) / runs;
+				json_object *pl = get(o, "placements", json_type_array);
+
+				for (int k = 0; k < PLACE_ALL; k++)
+					cl->place[k] += jnum(json_object_array_get_idx(pl, (size_t)k)) / runs;
+				json_object *sv;
+
+				if (json_object_object_get_ex(o, "steady", &sv)) {
+					cl->steady_runs++;
+					cl->not_steady += !json_object_get_boolean(sv);
+				}
+				/* The same seed's run of the first policy is the base. */
+				struct plan_job bc = { m, w, l, 0, r };
+				json_object *bo = mg->res[sweep_plan_index(p, &bc)];
+				const char *d1 = json_object_get_string(get(o, "placement_digest",
+									   json_type_string));
+				const char *d0 = json_object_get_string(get(bo, "placement_digest",
+									   json_type_string));
+
+				if (r == 0)
+					cl->same_placements = 1;
+				if (strcmp(d0, d1))
+					cl->same_placements = 0;
+			}
+		}
+	json_object *hv = get(first, "higher_is_better", json_type_boolean);
+	bool per_side_kernel = false;
+
+	for (int s = 0; s < np; s++)
+		per_side_kernel |= strstr(p->pol[s].features, "kernel=") != NULL;
+	struct cmp_table t = {
+		.version = WAKESIM_VERSION,
+		.commit = WAKESIM_COMMIT,
+		.machine = json_object_get_string(get(mj, "name", json_type_string)),
+		.kernel = per_side_kernel ? "per side" : p->kernel ? p->kernel : "mainline",
+		.cost_profile = json_object_get_string(get(mj, "cost_profile", json_type_string)),
+		.assumed = json_object_get_string(get(mj, "assumed", json_type_string)),
+		.cpus = "all",
+		.sysctls = "default",
+		.workload = cmd,
+		.nr_cpus = json_object_get_int(get(mj, "nr_cpus", json_type_int)),
+		.runs = runs,
+		.first_seed = (unsigned long long)p->seed,
+		.unit = json_object_get_string(get(first, "unit", json_type_string)),
+		.higher_is_better = hv && json_object_get_boolean(hv),
+		.sig_level = 0.95,
+		.nsides = np,
+		.nloads = nl,
+		.side_name = sn,
+		.side_features = sf,
+		.load = lname,
+		.nr_idle_states = nst,
+		.idle_state = sp,
+		.cell = cells,
+	};
+
+	cmp_table_stats(&t);
+	if (json) {
+		json_object *o = cmp_json(&t);
+
+		json_object_object_add(o, "workload_name", json_object_new_string(wl->name));
+		json_object_array_add(tables, o);
+	} else {
+		fprintf(f, "== machine %s, workload %s\n", p->machine[m], wl->name);
+		cmp_print_text(&t, f);
+		fputc('\n', f);
+	}
+	ret = 0;
+out:
+	free(cells);
+	free(vals);
+	free(lname);
+	free(sn);
+	free(sf);
+	free(lbuf);
+	return ret;
+}
+
+int sweep_render(json_object *const *docs, const char *const *names, int n, bool json, FILE *f,
+		 char *err, size_t errlen)
+{
+	struct merged mg;
+	int ret = -1;
+
+	if (gather(docs, names, n, &mg, err, errlen))
+		goto out;
+	const struct sweep_plan *p = &mg.plan;
+	json_object *tables = json ? json_object_new_array() : NULL;
+
+	/* The plan's file by its base name: the same sweep run from elsewhere prints the same. */
+	const char *base = strrchr(mg.plan_file, '/') ? strrchr(mg.plan_file, '/') + 1 : mg.plan_file;
+
+	int levels = 0;
+
+	for (int w = 0; w < p->nr_workloads; w++)
+		levels += p->wl[w].nr_loads;
+	if (!json)
+		fprintf(f, "wakesim sweep %s (%s): %d machine%s x %d workload load level%s (%d "
+			"workload%s) x %d polic%s x %d seed%s = %lld simulations\n\n", p->name, base,
+			p->nr_machines, p->nr_machines == 1 ? "" : "s", levels, levels == 1 ? "" : "s",
+			p->nr_workloads, p->nr_workloads == 1 ? "" : "s", p->nr_policies,
+			p->nr_policies == 1 ? "y" : "ies", p->runs, p->runs == 1 ? "" : "s", p->nr_jobs);
+	for (int m = 0; m < p->nr_machines; m++)
+		for (int w = 0; w < p->nr_workloads; w++)
+			if (render_table(&mg, m, w, json, tables, f)) {
+				snprintf(err, errlen, "out of memory");
+				json_object_put(tables);
+				goto out;
+			}
+	if (json) {
+		json_object *root = json_object_new_object();
+
+		json_object_object_add(root, "sweep", json_object_new_string(p->name));
+		json_object_object_add(root, "plan_file", json_object_new_string(base));
+		json_object_object_add(root, "simulations", json_object_new_int64(p->nr_jobs));
+		json_object_object_add(root, "tables", tables);
+		fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								     JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+	}
+	ret = 0;
+out:
+	free(mg.res);
+	sweep_plan_free(&mg.plan);
+	return ret;
+}
+
