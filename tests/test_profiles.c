@@ -330,6 +330,34 @@ static void test_capacity_aware(void **state)
 	tu_machine_free(adl);
 }
 
+/*
+ * SIS_SHORT's threshold follows the profile's slice (S4's CFS patch:
+ * min_granularity / 8; on EEVDF the base slice / 8), also a slice set by
+ * --sysctl, until it is set itself. v6.4 on 8 CPUs: factor 1 + ilog2(8) =
+ * 4, min_granularity 0.75 ms x 4 = 3 ms, so 375 us; 4 ms gives 500 us.
+ */
+static void test_sis_short_follows_slice(void **state)
+{
+	(void)state;
+	struct sched_tunables t;
+	char err[256];
+
+	sched_tunables_default(&t, 8);
+	sched_tunables_kernel(&t, KV_6_4, 8);
+	assert_int_equal(t.sis_short_ns, 375000);
+	assert_int_equal(sched_tunables_set(&t, KV_6_4, "min_granularity_ns=4000000", err, sizeof(err)), 0);
+	sched_tunables_derive(&t);
+	assert_int_equal(t.sis_short_ns, 500000);
+	assert_int_equal(sched_tunables_set(&t, KV_6_4, "sis_short_ns=100000", err, sizeof(err)), 0);
+	assert_int_equal(sched_tunables_set(&t, KV_6_4, "min_granularity_ns=8000000", err, sizeof(err)), 0);
+	sched_tunables_derive(&t);
+	assert_int_equal(t.sis_short_ns, 100000);
+	/* Mainline (EEVDF): 0.70 ms x 4 = 2.8 ms base slice, so 350 us. */
+	sched_tunables_default(&t, 8);
+	sched_tunables_kernel(&t, KV_MAINLINE, 8);
+	assert_int_equal(t.sis_short_ns, 350000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_recent_used_cpu),
 		cmocka_unit_test(test_wakelist),
 		cmocka_unit_test(test_newidle_gate),
+		cmocka_unit_test(test_sis_short_follows_slice),
 		cmocka_unit_test(test_capacity_aware),
 	};
 

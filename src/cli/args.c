@@ -107,16 +107,7 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 			fprintf(stderr, "wakesim: %s\n", err);
 			return -1;
 		}
-	/* SIS_SHORT's threshold follows the slice unless set explicitly. */
-	bool short_set = false;
-
-	for (int i = 0; i < o->nr_sysctl; i++)
-		if (strstr(o->sysctl[i], "sis_short_ns="))
-			short_set = true;
-	/* The patch's min_granularity / 8 on CFS; EEVDF's base slice / 8. */
-	if (!short_set)
-		spec->tunables.sis_short_ns = (kver < KV_6_6 ? spec->tunables.min_granularity_ns
-							       : spec->tunables.base_slice_ns) / 8;
+	sched_tunables_derive(&spec->tunables);
 
 	cpumask_setall(&spec->allowed);
 	if (o->cpus && o->node >= 0) {

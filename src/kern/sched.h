@@ -431,6 +431,7 @@ struct sched_tunables {
 	u64 migration_cost_ns;		/* sysctl_sched_migration_cost */
 	u64 idle_delay_ns;		/* S2: IDLE_CPU_DELAY_NS */
 	u64 sis_short_ns;		/* S4: short-task threshold, base_slice/8 */
+	bool sis_short_set;		/* given by --sysctl: no longer follows the slice */
 	u64 timer_slack_ns;		/* hrtimer slack of SCHED_OTHER sleeps */
 	u64 wc_threshold_ns;		/* work-conservation checker (wakesim, not the kernel) */
 	/* CFS (v5.12, v6.4 profiles), each 1 + ilog2(min(CPUs, 8)) times: */

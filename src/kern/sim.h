@@ -206,6 +206,11 @@ int sim_run(struct sim *sim, char *err, size_t errlen);
 
 /* Default tunables for a machine of nr_cpus CPUs (mainline values). */
 void sched_tunables_default(struct sched_tunables *t, int nr_cpus);
+/*
+ * Values that follow others, after a profile or --sysctl changed them:
+ * SIS_SHORT's sis_short_ns is the profile's slice / 8 unless it was set.
+ */
+void sched_tunables_derive(struct sched_tunables *t);
 /* Switch t to a kernel version's profile: its pick algorithm and defaults. */
 void sched_tunables_kernel(struct sched_tunables *t, int kver, int nr_cpus);
 /*

@@ -28,11 +28,20 @@ void sched_tunables_default(struct sched_tunables *t, int nr_cpus)
 	t->kver = KV_MAINLINE;
 	t->migration_cost_ns = 500000;
 	t->idle_delay_ns = 1000000;
-	t->sis_short_ns = t->base_slice_ns / 8;
+	t->sis_short_set = false;
 	t->timer_slack_ns = 50000;
 	t->wc_threshold_ns = 1000000;
 	t->hz = 250;
 	t->tick_ns = NSEC_PER_SEC / t->hz;
+	sched_tunables_derive(t);
+}
+
+void sched_tunables_derive(struct sched_tunables *t)
+{
+	/* S4's short-task threshold: min_granularity / 8 in its CFS patch,
+	 * the base slice / 8 on EEVDF. */
+	if (!t->sis_short_set)
+		t->sis_short_ns = (t->kver < KV_6_6 ? t->min_granularity_ns : t->base_slice_ns) / 8;
 }
 
 void sched_tunables_kernel(struct sched_tunables *t, int kver, int nr_cpus)
@@ -44,9 +53,7 @@ void sched_tunables_kernel(struct sched_tunables *t, int kver, int nr_cpus)
 	/* EEVDF's base slice was 0.75 ms x factor until v6.15 lowered it. */
 	if (kver == KV_6_6)
 		t->base_slice_ns = d.base_slice_ns / 700000 * 750000;
-	/* S4's short-task threshold: min_granularity / 8 in its CFS patch,
-	 * the base slice / 8 on EEVDF. */
-	t->sis_short_ns = (kver < KV_6_6 ? t->min_granularity_ns : t->base_slice_ns) / 8;
+	sched_tunables_derive(t);
 }
 
 struct tunable {
@@ -156,6 +163,8 @@ int sched_tunables_set(struct sched_tunables *t, int kver, const char *assignmen
 		} else {
 			*(u64 *)((char *)t + tu->off) = v;
 		}
+		if (tu->off == offsetof(struct sched_tunables, sis_short_ns))
+			t->sis_short_set = true;
 		return 0;
 	}
 	int off = snprintf(err, errlen, "--sysctl: unknown tunable \"%s\" (known:", name);
