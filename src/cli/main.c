@@ -202,7 +202,7 @@ static int cmd_topo(int argc, char **argv)
 		return r > 0 ? 0 : EXIT_USAGE;
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
-	if (build_sched_domains_cls(&m, &d, o.kver != KV_5_12)) {
+	if (build_sched_domains_cls(&m, &d, kernel_profile(o.kver)->cls_level)) {
 		fprintf(stderr, "wakesim: out of memory\n");
 		machine_free(&m);
 		return 1;

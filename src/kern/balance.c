@@ -105,7 +105,7 @@ static bool cpu_overutilized(struct sim *sim, int cpu)
  * under EAS (set_rd_overloaded(), set_rd_overutilized(), v6.12). */
 static bool rd_flags_always_stored(const struct sim *sim)
 {
-	return sim->tun->kver < KV_MAINLINE;
+	return !kernel_profile(sim->tun->kver)->rd_flags_on_change;
 }
 
 void set_rd_overloaded(struct sim *sim)

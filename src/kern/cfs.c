@@ -89,7 +89,7 @@ u64 cfs_sched_slice(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *se
 	u64 slice = load ? (u64)((unsigned __int128)period * se->weight / load) : period;
 
 	/* BASE_SLICE (v5.13+): never below min_granularity. */
-	if (t->kver >= KV_6_4 && slice < t->min_granularity_ns)
+	if (kernel_profile(t->kver)->base_slice_floor && slice < t->min_granularity_ns)
 		slice = t->min_granularity_ns;
 	return slice;
 }

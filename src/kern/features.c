@@ -24,38 +24,6 @@ void sched_features_default(struct sched_features *f)
 		f->on[i] = defaults[i];
 }
 
-static const char *const kernel_names[KV_NR] = { "v5.12", "v6.4", "v6.6", "mainline" };
-
-int kernel_version_parse(const char *s)
-{
-	for (int i = 0; i < KV_NR; i++)
-		if (!strcmp(s, kernel_names[i]))
-			return i;
-	return -1;
-}
-
-const char *kernel_version_name(enum kernel_version v)
-{
-	return v < KV_NR ? kernel_names[v] : "?";
-}
-
-void sched_features_default_for(struct sched_features *f, enum kernel_version v)
-{
-	sched_features_default(f);
-	if (v != KV_MAINLINE) {
-		/* DELAY_DEQUEUE and DELAY_ZERO came with v6.12 (features.h). */
-		sched_feat_of(f, DELAY_DEQUEUE) = false;
-		sched_feat_of(f, DELAY_ZERO) = false;
-	}
-	if (v == KV_5_12) {
-		/* v5.12's features.h: SIS_PROP on, no SIS_UTIL; and before S1
-		 * was merged (v5.13), has_idle_cores was read without SMT too. */
-		sched_feat_of(f, SIS_PROP) = true;
-		sched_feat_of(f, SIS_UTIL) = false;
-		sched_feat_of(f, IDLE_CORES_NO_SMT) = true;
-	}
-}
-
 const char *sched_feature_name(int i)
 {
 	return i >= 0 && i < __SCHED_FEAT_NR ? names[i] : NULL;

@@ -86,6 +86,32 @@ enum kernel_version {
 	KV_NR
 };
 
+/*
+ * What a profile is where the versions differ by data (kern/profile.c);
+ * the algorithms that differ branch in the code, each citing its version.
+ */
+struct kernel_profile {
+	const char *name;		/* --kernel's spelling */
+	bool cfs;			/* CFS's pick (before v6.6), else EEVDF's */
+	bool base_slice_floor;		/* CFS's BASE_SLICE (v5.13-v6.5): a slice is at least
+					 * min_granularity */
+	bool cls_level;			/* a CLS sched-domain level (v5.16+) */
+	unsigned base_slice_ns;		/* EEVDF's sysctl_sched_base_slice before scaling:
+					 * 0.75 ms, 0.70 ms from v6.15 (0: CFS) */
+	int schedstat_version;		/* /proc/schedstat's format: 15, 16 from v6.12 */
+	bool rd_flags_on_change;	/* rd->overload(ed) stored only when it changes, and
+					 * rd->overutilized only under EAS (v6.9/v6.10) */
+	/* features.h defaults that differ from mainline's, -1 ended */
+	signed char feat_on[4], feat_off[4];
+};
+
+extern const struct kernel_profile kernel_profiles[KV_NR];
+
+/* The profile of v (a valid enum kernel_version). */
+static inline const struct kernel_profile *kernel_profile(int v)
+{
+	return &kernel_profiles[v];
+}
 /* "v5.12", "v6.4", "v6.6", "mainline" <-> the enum; -1 if unknown. */
 int kernel_version_parse(const char *s);
 const char *kernel_version_name(enum kernel_version v);

@@ -213,7 +213,7 @@ void entity_tick(struct sim *sim, struct rq *rq);
 /* The profile's pick algorithm is CFS (--kernel v5.12, v6.4), not EEVDF. */
 static inline bool sched_cfs(const struct sim *sim)
 {
-	return sim->tun->kver < KV_6_6;
+	return kernel_profile(sim->tun->kver)->cfs;
 }
 /* Insert into / remove from the cfs_rq's queue of entities other than curr. */
 void timeline_add(struct sim *sim, struct cfs_rq *cfs, struct sched_entity *se);

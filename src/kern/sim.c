@@ -38,7 +38,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	/* Lines' holder bits on machines over 1024 CPUs (coherence.h). */
 	cacheline_arena_get();
 	sim->arena_ref = true;
-	if (engine_init(&sim->eng) || build_sched_domains_cls(m, &sim->doms, cfg->tunables.kver != KV_5_12)) {
+	if (engine_init(&sim->eng) || build_sched_domains_cls(m, &sim->doms, kernel_profile(cfg->tunables.kver)->cls_level)) {
 		snprintf(err, errlen, "out of memory building the machine model");
 		sim_free(sim);
 		return -1;

@@ -41,7 +41,8 @@ void sched_tunables_derive(struct sched_tunables *t)
 	/* S4's short-task threshold: min_granularity / 8 in its CFS patch,
 	 * the base slice / 8 on EEVDF. */
 	if (!t->sis_short_set)
-		t->sis_short_ns = (t->kver < KV_6_6 ? t->min_granularity_ns : t->base_slice_ns) / 8;
+		t->sis_short_ns = (kernel_profile(t->kver)->cfs ? t->min_granularity_ns
+							       : t->base_slice_ns) / 8;
 }
 
 void sched_tunables_kernel(struct sched_tunables *t, int kver, int nr_cpus)
@@ -51,8 +52,8 @@ void sched_tunables_kernel(struct sched_tunables *t, int kver, int nr_cpus)
 	sched_tunables_default(&d, nr_cpus);
 	t->kver = kver;
 	/* EEVDF's base slice was 0.75 ms x factor until v6.15 lowered it. */
-	if (kver == KV_6_6)
-		t->base_slice_ns = d.base_slice_ns / 700000 * 750000;
+	if (!kernel_profile(kver)->cfs)
+		t->base_slice_ns = d.base_slice_ns / 700000 * kernel_profile(kver)->base_slice_ns;
 	sched_tunables_derive(t);
 }
 
@@ -134,7 +135,7 @@ int sched_tunables_set(struct sched_tunables *t, int kver, const char *assignmen
 	const struct tunable *tu = tunable_find(base);
 
 	if (tu) {
-		bool cfs = kver < KV_6_6;
+		bool cfs = kernel_profile(kver)->cfs;
 
 		/* Setting a knob the profile's kernel does not have would be ignored. */
 		if ((tu->sched == SCHED_CFS_ONLY && !cfs) || (tu->sched == SCHED_EEVDF_ONLY && cfs)) {

@@ -8,7 +8,7 @@
 
 void schedstat_write(struct sim *sim, FILE *f)
 {
-	bool v16 = sim->tun->kver == KV_MAINLINE;
+	bool v16 = kernel_profile(sim->tun->kver)->schedstat_version == 16;
 	/* The kernel's column order of the idle types, as our enum values. */
 	const int order15[3] = { CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE };
 	const int order16[3] = { CPU_NOT_IDLE, CPU_IDLE, CPU_NEWLY_IDLE };
