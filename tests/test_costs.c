@@ -271,8 +271,14 @@ static void test_bad_profiles(void **state)
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"context_switch_ns\": \"x\",\n"
 			       " \"context_switch_ns\": 600 } }", ":3: key \"context_switch_ns\" repeats");
 	expect_profile_refused("{ \"name\": \"x\", // a comment\n \"costs\": {} }", "JSON syntax error");
+	/* json-c saturates to 2^63 - 1; a bad-input trial found the old wording
+	 * ("too large for 64 bits") also for 2^63 - 1 itself and for -2^64. */
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": { \"ttwu_ns\": 99999999999999999999 } }",
-			       "too large for 64 bits");
+			       "field \"costs.ttwu_ns\": a number of 2^63 - 1 or more is outside "
+			       "0..100000000");
+	expect_profile_refused("{ \"name\": \"x\", \"costs\": { \"ttwu_ns\": -18446744073709551616 } }",
+			       "field \"costs.ttwu_ns\": a number of -2^63 or less is outside "
+			       "0..100000000");
 	expect_profile_refused("{ \"name\": \"\" }", "field \"name\": empty");
 	expect_profile_refused("{ \"name\": \"x\", \"sources\": { \"a\": [1] } }",
 			       "expected a string, or an object");

@@ -502,6 +502,20 @@ static void test_bad_machines(void **state)
 			  "nodes_per_socket llcs_per_node clusters_per_llc cores_per_cluster "
 			  "threads_per_core smt_numbering numa_distance l2_bytes llc_bytes capacity "
 			  "core_types)");
+	/*
+	 * Found by a bad-input trial: an empty name was taken (topo printed
+	 * "machine : 4 CPUs"), "t\u0000m" was cut to "t", and a missing
+	 * top-level field had no line (the document's start, line 1, now).
+	 */
+	write_file(dir, "m.json", "{ \"name\": \"\", \"topology\": { \"sockets\": 1, \"cores_per_cluster\": 4,"
+				  " \"l2_bytes\": 1, \"llc_bytes\": 1 } }\n");
+	expect_load_error(spec, "m.json:1: field \"name\": empty");
+	write_file(dir, "m.json", "{ \"name\": \"t\\u0000m\", \"topology\": { \"sockets\": 1, "
+				  "\"cores_per_cluster\": 4, \"l2_bytes\": 1, \"llc_bytes\": 1 } }\n");
+	expect_load_error(spec, "m.json:1: field \"name\": a string with a NUL character");
+	write_file(dir, "m.json", "{\n  \"topology\": { \"sockets\": 1, \"cores_per_cluster\": 4,"
+				  " \"l2_bytes\": 1, \"llc_bytes\": 1 } }\n");
+	expect_load_error(spec, "m.json:1: field \"name\": missing");
 	/* Lines come from the exact path, not the first key of that name. */
 	write_file(dir, "m.json",
 		   "{\n \"name\": \"x\",\n \"topology\": { \"sockets\": 2, \"cores_per_cluster\": 1,\n"

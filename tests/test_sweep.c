@@ -228,6 +228,23 @@ static void test_malformed_plans(void **state)
 	expect_plan_error("{\"machines\": [\n \"no-such-machine\"], \"workloads\": [{\"command\": "
 			  "[\"hackbench\"]}], \"policies\": [{\"name\": \"a\"}]}",
 			  ":1: field \"machines[0]\": unknown machine");
+	/*
+	 * Found by a second bad-input trial: an empty workload name said "out
+	 * of memory"; a load of 1e30 asked for a string; 2^64 went on as
+	 * 2^63 - 1; a bad plan kernel had no line.
+	 */
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"],\n"
+			  " \"name\": \"\"}], \"policies\": [{\"name\": \"a\"}]}",
+			  ":2: field \"workloads[0].name\": expected a non-empty string");
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"], "
+			  "\"loads\": {\"g\": [1e30]}}], \"policies\": [{\"name\": \"a\"}]}",
+			  "field \"workloads[0].loads.g[0]\": expected an integer or a non-empty string");
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"], "
+			  "\"loads\": {\"g\": [18446744073709551616]}}], \"policies\": [{\"name\": \"a\"}]}",
+			  "field \"workloads[0].loads.g[0]\": an integer of 2^63 - 1 or more");
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"],\n \"kernel\": \"v4.0\",\n \"workloads\": "
+			  "[{\"command\": [\"hackbench\"]}], \"policies\": [{\"name\": \"a\"}]}",
+			  ":2: field \"kernel\": \"v4.0\": expected v5.12, v6.4, v6.6 or mainline");
 }
 
 /* The emitted GNU parallel script, run for real: 3 shards on 2 job slots. */

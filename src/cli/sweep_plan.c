@@ -57,10 +57,18 @@ static int get_value(const struct json_in *c, json_object *v, const char *key, c
 	char buf[32];
 
 	if (json_object_is_type(v, json_type_int)) {
-		snprintf(buf, sizeof(buf), "%lld", (long long)json_object_get_int64(v));
+		long long x = (long long)json_object_get_int64(v);
+
+		/* json-c saturates past 64 bits: refuse rather than pass 2^63 - 1 on. */
+		if (x == INT64_MAX || x == INT64_MIN)
+			return pfail(c, key, "an integer of 2^63 - 1 or more (or -2^63 or less): no "
+				     "load option takes one");
+		snprintf(buf, sizeof(buf), "%lld", x);
 		*out = strdup(buf);
 		return *out ? 0 : pfail(c, key, "out of memory");
 	}
+	if (!json_object_is_type(v, json_type_string))
+		return pfail(c, key, "expected an integer or a non-empty string");
 	return get_string(c, v, key, out);
 }
 
@@ -106,9 +114,12 @@ static int parse_workload(const struct json_in *c, json_object *o, int i, struct
 		w->argc++;
 	}
 	snprintf(key, sizeof(key), "%s.name", path);
-	if (json_object_object_get_ex(o, "name", &v) ? get_string(c, v, key, &w->name)
-						      : !(w->name = strdup(w->argv[0])))
-		return w->name ? -1 : pfail(c, key, "out of memory");
+	if (json_object_object_get_ex(o, "name", &v)) {
+		if (get_string(c, v, key, &w->name))
+			return -1; /* its message says why */
+	} else if (!(w->name = strdup(w->argv[0]))) {
+		return pfail(c, key, "out of memory");
+	}
 	w->nr_loads = 1;
 	if (!json_object_object_get_ex(o, "loads", &v))
 		return 0;

@@ -62,8 +62,11 @@ static int prepare(const char *file, const struct sweep_plan *p, struct sweep_ru
 	if (p->kernel) {
 		o.kver = kernel_version_parse(p->kernel);
 		if (o.kver < 0) {
-			fprintf(stderr, "wakesim sweep: %s: field \"kernel\": \"%s\": expected v5.12, v6.4, "
-				"v6.6 or mainline\n", file, p->kernel);
+			char at[640];
+
+			where(file, p, "kernel", at, sizeof(at));
+			fprintf(stderr, "wakesim sweep: %s: \"%s\": expected v5.12, v6.4, v6.6 or "
+				"mainline\n", at, p->kernel);
 			return -1;
 		}
 	}

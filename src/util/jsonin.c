@@ -20,10 +20,9 @@ int json_in_fail(const struct json_in *in, const char *path, const char *fmt, ..
 	va_end(ap);
 	if (in->hint)
 		in->hint(in, path, what, sizeof(what));
-	if (line)
-		snprintf(in->err, in->errlen, "%s:%d: field \"%s\": %s", in->file, line, path, what);
-	else
-		snprintf(in->err, in->errlen, "%s: field \"%s\": %s", in->file, path, what);
+	/* A field missing from the root object: where the document starts. */
+	snprintf(in->err, in->errlen, "%s:%d: field \"%s\": %s", in->file, line ? line : 1, path,
+		 what);
 	return -1;
 }
 
@@ -51,6 +50,15 @@ int json_in_known(const struct json_in *in, json_object *o, const char *prefix,
 	return 0;
 }
 
+/*
+ * json-c gives INT64_MAX for every integer from 2^63 - 1 up and INT64_MIN
+ * from -2^63 down (both ranges here are far inside), so say only that.
+ */
+static const char *saturated(int64_t x)
+{
+	return x == INT64_MAX ? "a number of 2^63 - 1 or more" : "a number of -2^63 or less";
+}
+
 static void join(char *path, size_t len, const char *prefix, const char *key)
 {
 	snprintf(path, len, "%s%s", prefix, key);
@@ -71,8 +79,8 @@ int json_in_u64(const struct json_in *in, json_object *o, const char *prefix, co
 	int64_t x = json_object_get_int64(v);
 
 	if (x == INT64_MAX || x == INT64_MIN) /* json-c saturates: the text is lost */
-		return json_in_fail(in, path, "a number too large for 64 bits (the range is "
-				    "%llu..%llu)", (unsigned long long)min, (unsigned long long)max);
+		return json_in_fail(in, path, "%s is outside %llu..%llu", saturated(x),
+				    (unsigned long long)min, (unsigned long long)max);
 	if (x < 0 || (uint64_t)x < min || (uint64_t)x > max)
 		return json_in_fail(in, path, "%lld is outside %llu..%llu", (long long)x,
 				    (unsigned long long)min, (unsigned long long)max);
@@ -99,8 +107,7 @@ int json_in_llong(const struct json_in *in, json_object *v, const char *path, lo
 	int64_t x = json_object_get_int64(v);
 
 	if (x == INT64_MAX || x == INT64_MIN)
-		return json_in_fail(in, path, "a number too large for 64 bits (the range is "
-				    "%lld..%lld)", min, max);
+		return json_in_fail(in, path, "%s is outside %lld..%lld", saturated(x), min, max);
 	if (x < min || x > max)
 		return json_in_fail(in, path, "%lld is outside %lld..%lld", (long long)x, min, max);
 	*out = x;
@@ -118,6 +125,13 @@ int json_in_str(const struct json_in *in, json_object *o, const char *prefix, co
 		return required ? json_in_fail(in, path, "missing") : 0;
 	if (!json_object_is_type(v, json_type_string))
 		return json_in_fail(in, path, "expected a string");
-	snprintf(out, outlen, "%s", json_object_get_string(v));
+	const char *str = json_object_get_string(v);
+
+	/* "\u0000" would cut the name short without a word. */
+	if (strlen(str) != (size_t)json_object_get_string_len(v))
+		return json_in_fail(in, path, "a string with a NUL character (\\u0000)");
+	if (required && !*str)
+		return json_in_fail(in, path, "empty");
+	snprintf(out, outlen, "%s", str);
 	return 0;
 }

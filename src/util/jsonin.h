@@ -2,7 +2,8 @@
  * jsonin.h - reading the fields of a JSON input (a machine file, a cost
  * profile, a sweep plan, an rt-app file) with one style of message:
  * "FILE:LINE: field "PATH": what", LINE being where the field, or its
- * nearest enclosing key, starts (jsonpos.h), PATH the dotted path from the
+ * nearest enclosing key, starts (jsonpos.h; 1 for a field missing from the
+ * root object), PATH the dotted path from the
  * document's root ("topology.sockets", "tasks.t1.run"). Every reader
  * refuses unknown fields, numbers out of range or beyond 64 bits, and
  * values of the wrong type, by these.
@@ -56,7 +57,8 @@ int json_in_int(const struct json_in *in, json_object *o, const char *prefix, co
 /* The same for a value v already looked up at path, signed. */
 int json_in_llong(const struct json_in *in, json_object *v, const char *path, long long min,
 		  long long max, long long *out);
-/* Field key of o: a string, copied into out (outlen bytes). */
+/* Field key of o: a string without NUL characters, copied into out
+ * (outlen bytes); if required, not empty either. */
 int json_in_str(const struct json_in *in, json_object *o, const char *prefix, const char *key,
 		bool required, char *out, size_t outlen);
 
