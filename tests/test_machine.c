@@ -516,6 +516,9 @@ static void test_bad_machines(void **state)
 	write_file(dir, "m.json", "{\n  \"topology\": { \"sockets\": 1, \"cores_per_cluster\": 4,"
 				  " \"l2_bytes\": 1, \"llc_bytes\": 1 } }\n");
 	expect_load_error(spec, "m.json:1: field \"name\": missing");
+	/* "topology": [1] was "missing or not an object": it is there. */
+	write_file(dir, "m.json", "{ \"name\": \"x\",\n  \"topology\": [1] }\n");
+	expect_load_error(spec, "m.json:2: field \"topology\": expected an object");
 	/* Lines come from the exact path, not the first key of that name. */
 	write_file(dir, "m.json",
 		   "{\n \"name\": \"x\",\n \"topology\": { \"sockets\": 2, \"cores_per_cluster\": 1,\n"

@@ -306,9 +306,12 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 	    json_in_str(&c, root, "", "name", true, m->name, sizeof(m->name)) ||
 	    json_in_str(&c, root, "", "description", false, m->description, sizeof(m->description)))
 		goto out;
-	if (!json_object_object_get_ex(root, "topology", &o) ||
-	    !json_object_is_type(o, json_type_object)) {
-		jfail(&c, "topology", "missing or not an object");
+	if (!json_object_object_get_ex(root, "topology", &o)) {
+		jfail(&c, "topology", "missing");
+		goto out;
+	}
+	if (!json_object_is_type(o, json_type_object)) {
+		jfail(&c, "topology", "expected an object");
 		goto out;
 	}
 	if (parse_topology(&c, o, m))
