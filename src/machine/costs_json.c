@@ -163,6 +163,37 @@ int costs_json_idle_and_costs(const struct json_in *c, json_object *root, struct
 	return parse_costs(c, o, &m->costs);
 }
 
+int costs_json_sources(const struct json_in *c, json_object *root, bool figures_ok)
+{
+	json_object *o;
+
+	if (!json_object_object_get_ex(root, "sources", &o))
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return jfail(c, "sources", "expected an object of strings");
+	json_object_object_foreach(o, skey, sval) {
+		bool ok = json_object_is_type(sval, json_type_string);
+
+		if (figures_ok && json_object_is_type(sval, json_type_object)) {
+			ok = true;
+			json_object_object_foreach(sval, rkey, rval) {
+				(void)rkey;
+				ok &= json_object_is_type(rval, json_type_string) ||
+				      json_object_is_type(rval, json_type_int) ||
+				      json_object_is_type(rval, json_type_double);
+			}
+		}
+		if (!ok) {
+			char spath[160];
+
+			snprintf(spath, sizeof(spath), "sources.%s", skey);
+			return jfail(c, spath, figures_ok ? "expected a string, or an object of strings "
+							    "and numbers" : "expected a string");
+		}
+	}
+	return 0;
+}
+
 /*
  * A cost profile: "idle_states" (replacing the machine's) and "costs" (over
  * what is already set), with "name", "description" and "sources".
@@ -173,7 +204,7 @@ int costs_json_profile(const char *text, size_t len, const char *file, struct ma
 	static const char *const known[] = { "name", "description", "idle_states", "costs",
 					     "sources", NULL };
 	struct json_in c = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen };
-	json_object *root, *o;
+	json_object *root;
 	char name[64];
 	int ret = -1;
 
@@ -187,37 +218,8 @@ int costs_json_profile(const char *text, size_t len, const char *file, struct ma
 		goto out;
 	if (costs_json_idle_and_costs(&c, root, m))
 		goto out;
-	if (json_object_object_get_ex(root, "sources", &o)) {
-		if (!json_object_is_type(o, json_type_object)) {
-			jfail(&c, "sources", "expected an object of strings");
-			goto out;
-		}
-		/* Strings, or (as calibrate writes) an object of raw figures. */
-		json_object_object_foreach(o, skey, sval) {
-			bool ok = json_object_is_type(sval, json_type_string);
-
-			if (json_object_is_type(sval, json_type_object)) {
-				ok = true;
-				json_object_object_foreach(sval, rkey, rval) {
-					(void)rkey;
-					ok &= json_object_is_type(rval, json_type_string) ||
-					      json_object_is_type(rval, json_type_int) ||
-					      json_object_is_type(rval, json_type_double);
-				}
-			}
-			if (!ok) {
-				char spath[160];
-
-				snprintf(spath, sizeof(spath), "sources.%s", skey);
-				jfail(&c, spath, "expected a string, or an object of strings and numbers");
-				goto out;
-			}
-		}
-	}
-	if (!name[0]) {
-		jfail(&c, "name", "empty");
+	if (costs_json_sources(&c, root, true))
 		goto out;
-	}
 	ret = 0;
 out:
 	json_object_put(root);

@@ -24,6 +24,13 @@ static inline int jfail(const struct json_in *c, const char *path, const char *w
 int costs_json_idle_and_costs(const struct json_in *c, json_object *root, struct machine *m);
 
 /*
+ * "sources" of a document's root, if there: an object of strings (and,
+ * with figures_ok, as calibrate writes them, of objects of strings and
+ * numbers). Returns 0 or -1 (c's message).
+ */
+int costs_json_sources(const struct json_in *c, json_object *root, bool figures_ok);
+
+/*
  * A cost profile's text (len bytes, from file) applied to m. Returns 0, or
  * -1 with "FILE:LINE: field ...: why" in err.
  */

@@ -333,21 +333,8 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 	}
 	if (costs_json_idle_and_costs(&c, root, m))
 		goto out;
-	if (json_object_object_get_ex(root, "sources", &o)) {
-		if (!json_object_is_type(o, json_type_object)) {
-			jfail(&c, "sources", "expected an object of strings");
-			goto out;
-		}
-		json_object_object_foreach(o, skey, sval) {
-			if (!json_object_is_type(sval, json_type_string)) {
-				char spath[128];
-
-				snprintf(spath, sizeof(spath), "sources.%s", skey);
-				jfail(&c, spath, "expected a string");
-				goto out;
-			}
-		}
-	}
+	if (costs_json_sources(&c, root, false))
+		goto out;
 	ret = 0;
 out:
 	json_object_put(root);
