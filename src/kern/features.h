@@ -98,7 +98,8 @@ struct kernel_profile {
 	bool cls_level;			/* a CLS sched-domain level (v5.16+) */
 	unsigned base_slice_ns;		/* EEVDF's sysctl_sched_base_slice before scaling:
 					 * 0.75 ms, 0.70 ms from v6.15 (0: CFS) */
-	int schedstat_version;		/* /proc/schedstat's format: 15, 16 from v6.12 */
+	int schedstat_version;		/* /proc/schedstat's format: 15, or 16 with the idle
+					 * types reordered (report/schedstat.c) */
 	bool rd_flags_on_change;	/* rd->overload(ed) stored only when it changes, and
 					 * rd->overutilized only under EAS (v6.9/v6.10) */
 	/* features.h defaults that differ from mainline's, -1 ended */

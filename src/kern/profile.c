@@ -12,7 +12,7 @@ const struct kernel_profile kernel_profiles[KV_NR] = {
 	[KV_5_12] = {
 		.name = "v5.12", .cfs = true, .base_slice_floor = false, .cls_level = false,
 		.base_slice_ns = 0, .schedstat_version = 15, .rd_flags_on_change = false,
-		/* v5.12's features.h: SIS_PROP on, no SIS_UTIL (v5.20); before S1
+		/* v5.12's features.h: SIS_PROP on, no SIS_UTIL (v6.0); before S1
 		 * was merged (v5.13), has_idle_cores was read without SMT too;
 		 * DELAY_DEQUEUE and DELAY_ZERO came with v6.12. */
 		.feat_on = { F(SIS_PROP), F(IDLE_CORES_NO_SMT), -1 },
