@@ -164,9 +164,11 @@ static void update_sg_lb_stats(struct sim *sim, struct sched_group *group, struc
 		sgs->group_util += cpu_util_cfs(sim, i);
 		sgs->group_runnable += rq->cfs.avg.runnable_avg;
 		sgs->sum_nr_running += rq->nr_running;
-		if (rq->nr_running > 1)
+		/* Only a top-level balance stores them (NULL elsewhere): not
+		 * computed for each CPU of every pass. */
+		if (sg_overloaded && rq->nr_running > 1)
 			*sg_overloaded = true;
-		if (!*sg_overutilized && cpu_overutilized(sim, i))
+		if (sg_overutilized && !*sg_overutilized && cpu_overutilized(sim, i))
 			*sg_overutilized = true;
 		if (!rq->nr_running && idle_cpu(sim, i))
 			sgs->idle_cpus++;
@@ -241,6 +243,9 @@ static void update_sd_lb_stats(struct sim *sim, struct lb_env *env, struct sd_lb
 	struct sched_group *sg = env->sd->groups;
 	unsigned long sum_util = 0;
 	bool sg_overloaded = false, sg_overutilized = false;
+	bool top = !env->sd->parent;
+	/* overutilized is read back only where it is stored (up to v6.8) */
+	bool *ou = top && rd_flags_always_stored(sim) ? &sg_overutilized : NULL;
 
 	*sds = (struct sd_lb_stats){ 0 };
 	sds->prefer_sibling = env->sd->child && (env->sd->child->flags & SD_PREFER_SIBLING);
@@ -248,7 +253,7 @@ static void update_sd_lb_stats(struct sim *sim, struct lb_env *env, struct sd_lb
 		struct sg_stats sgs;
 		bool local = cpumask_test_cpu(env->dst_cpu, &sg->span);
 
-		update_sg_lb_stats(sim, sg, env, &sgs, &sg_overloaded, &sg_overutilized);
+		update_sg_lb_stats(sim, sg, env, &sgs, top ? &sg_overloaded : NULL, ou);
 		if (local) {
 			sds->local = sg;
 			sds->local_stat = sgs;
@@ -261,7 +266,7 @@ static void update_sd_lb_stats(struct sim *sim, struct lb_env *env, struct sd_lb
 		sum_util += sgs.group_util;
 		sg = sg->next;
 	} while (sg != env->sd->groups);
-	if (!env->sd->parent)
+	if (top)
 		update_rd_flags(sim, sg_overloaded, sg_overutilized);
 	update_idle_cpu_scan(sim, env->sd, env->dst_cpu, env->idle == CPU_NEWLY_IDLE, sum_util);
 }
