@@ -269,7 +269,8 @@ static void test_bad_profiles(void **state)
 			       " { \"name\": \"C2\", \"exit_latency_us\": 10, \"target_residency_us\": 50 } ] }",
 			       "below the shallower state's");
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"context_switch_ns\": \"x\",\n"
-			       " \"context_switch_ns\": 600 } }", ":3: key \"context_switch_ns\" repeats");
+			       " \"context_switch_ns\": 600 } }",
+			       ":3: field \"costs.context_switch_ns\": given twice in one object");
 	expect_profile_refused("{ \"name\": \"x\", // a comment\n \"costs\": {} }", "JSON syntax error");
 	/* json-c saturates to 2^63 - 1; a bad-input trial found the old wording
 	 * ("too large for 64 bits") also for 2^63 - 1 itself and for -2^64. */

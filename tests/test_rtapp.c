@@ -375,7 +375,28 @@ static void test_key_walker(void **state)
 	/* A repeat inside the nested object on line 2 is found there. */
 	in = "{ \"x\": 1,\n \"o\": { \"y\": 1, \"y\": 2 } }";
 	assert_int_equal(json_repeated_key(in, strlen(in), key, sizeof(key)), 2);
-	assert_string_equal(key, "y");
+	assert_string_equal(key, "o.y");
+	/* In an array, by its index: the second element's "z", on line 3. */
+	in = "{ \"l\": [ { \"z\": 1 }, 7,\n { \"w\": [ 1, 2 ],\n \"z\": 1, \"z\": 2 } ] }";
+	assert_int_equal(json_repeated_key(in, strlen(in), key, sizeof(key)), 3);
+	assert_string_equal(key, "l[2].z");
+}
+
+/* Lines of paths, for messages: keys, and array elements of each kind. */
+static void test_path_lines(void **state)
+{
+	const char *in = "{ \"a\": [\n 1,\n \"s\",\n { \"k\": 2 },\n [ 3,\n 4 ] ],\n \"b\": { \"c\": null } }";
+
+	(void)state;
+	assert_int_equal(json_path_line(in, strlen(in), "a"), 1);
+	assert_int_equal(json_path_line(in, strlen(in), "a[0]"), 2);
+	assert_int_equal(json_path_line(in, strlen(in), "a[1]"), 3); /* a string element */
+	assert_int_equal(json_path_line(in, strlen(in), "a[2].k"), 4);
+	assert_int_equal(json_path_line(in, strlen(in), "a[3]"), 5);
+	assert_int_equal(json_path_line(in, strlen(in), "a[3][1]"), 6);
+	assert_int_equal(json_path_line(in, strlen(in), "b.c"), 7);
+	assert_int_equal(json_path_line(in, strlen(in), "b.d"), 0);
+	assert_int_equal(json_path_line_or_parent(in, strlen(in), "b.d"), 7);
 }
 
 static void test_workgen_keys_and_notes(void **state)
@@ -462,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_affinity_and_nice),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_key_walker),
+		cmocka_unit_test(test_path_lines),
 		cmocka_unit_test(test_workgen_keys_and_notes),
 		cmocka_unit_test(test_no_result_and_deadlock),
 	};

@@ -81,6 +81,14 @@ static void test_shards_merge_to_the_same_report(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "%s merge %s/s3.json %s/s1.json %s/s4.json %s/s2.json "
 			       "-o %s/merged.txt && cmp %s/full.txt %s/merged.txt", tu_wakesim(), dir,
 			       dir, dir, dir, dir, dir, dir), 0);
+	/*
+	 * From another directory too: the plan names its machine relative to
+	 * itself, and the shards were made from here with a relative plan path
+	 * (merge from elsewhere once refused every shard: "machines[0]:
+	 * expected the plan's machine").
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "w=$(realpath %s) && cd %s && \"$w\" merge s3.json s1.json "
+			       "s4.json s2.json | cmp - full.txt", tu_wakesim(), dir), 0);
 	/* 36 jobs in 4 shards: 9 each, job j in shard j mod 4 + 1. */
 	assert_int_equal(tu_sh(out, sizeof(out), "jq -c '[.results[].job]' %s/s2.json", dir), 0);
 	assert_string_equal(out, "[1,5,9,13,17,21,25,29,33]\n");
@@ -117,6 +125,24 @@ static void test_shards_merge_to_the_same_report(void **state)
 				    "assumed: one idle state \"halt\""));
 }
 
+/*
+ * out (a merge's message) names file in dir at the line of the first line
+ * of that file holding key, then says what.
+ */
+static void expect_at_line(const char *out, const char *file, const char *key, const char *what)
+{
+	char line[64], want[600];
+
+	assert_int_equal(tu_sh(line, sizeof(line), "grep -n -m1 -F '%s' %s/%s | cut -d: -f1", key,
+			       dir, file), 0);
+	line[strcspn(line, "\n")] = '\0';
+	snprintf(want, sizeof(want), "%s:%s: %s", file, line, what);
+	if (!strstr(out, want)) {
+		print_error("wanted \"%s\" in:\n%s\n", want, out);
+		fail();
+	}
+}
+
 static void test_merge_refuses(void **state)
 {
 	char out[4096];
@@ -149,14 +175,32 @@ static void test_merge_refuses(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "jq '.results[0].value = \"0.5\"' %s/a1.json > "
 			       "%s/e1.json && %s merge %s/e1.json %s/a2.json", dir, dir, tu_wakesim(), dir,
 			       dir), 2);
-	assert_non_null(strstr(out, "e1.json: results[0] (job 0): expected a finite number value"));
+	/* Each message at the line of the field jq's output has it on (the first "value"). */
+	expect_at_line(out, "e1.json", "\"value\"", "field \"results[0].value\": expected a number");
 	assert_int_equal(tu_sh(out, sizeof(out), "jq '.results[0].job = 1' %s/a1.json > %s/e2.json && "
 			       "%s merge %s/e2.json %s/a2.json", dir, dir, tu_wakesim(), dir, dir), 2);
-	assert_non_null(strstr(out, "e2.json: results[0]: job 1 is not one of shard 1/2's"));
+	expect_at_line(out, "e2.json", "\"job\"",
+		       "field \"results[0].job\": job 1 is not one of shard 1/2's");
+	/* The second result's fourth metric; jq prints an array's elements a line each. */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq '.results[1].metrics[3] = \"x\"' %s/a1.json > "
+			       "%s/e4.json && %s merge %s/e4.json %s/a2.json", dir, dir, tu_wakesim(), dir,
+			       dir), 2);
+	expect_at_line(out, "e4.json", "\"x\"", "field \"results[1].metrics[3]\": expected a number "
+		       "or null");
+	assert_int_equal(tu_sh(out, sizeof(out), "jq '.results[0].extra = 1' %s/a1.json > %s/e5.json "
+			       "&& %s merge %s/e5.json %s/a2.json", dir, dir, tu_wakesim(), dir, dir), 2);
+	expect_at_line(out, "e5.json", "\"extra\"", "field \"results[0].extra\": unknown field "
+		       "(known here: job value unit");
+	assert_int_equal(tu_sh(out, sizeof(out), "jq '.results[0].placements = [1]' %s/a1.json > "
+			       "%s/e6.json && %s merge %s/e6.json %s/a2.json", dir, dir, tu_wakesim(), dir,
+			       dir), 2);
+	assert_non_null(strstr(out, "field \"results[0].placements\": 1 element, where the plan "
+				    "implies"));
 	assert_int_equal(tu_sh(out, sizeof(out), "jq '.plan |= sub(\"\\\"runs\\\": 2\"; "
 			       "\"\\\"runs\\\": 3\")' %s/a1.json > %s/e3.json && %s merge %s/e3.json "
 			       "%s/a2.json", dir, dir, tu_wakesim(), dir, dir), 2);
-	assert_non_null(strstr(out, "e3.json: its plan text does not hash to its plan_hash"));
+	expect_at_line(out, "e3.json", "\"plan_hash\"",
+		       "field \"plan_hash\": the plan text does not hash to it (edited?)");
 }
 
 static void expect_plan_error(const char *json, const char *needle)
@@ -215,7 +259,7 @@ static void test_malformed_plans(void **state)
 	/* Found by a new-user trial: duplicates, a saturated seed, errors without a line. */
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\",\n \"kunpeng920-48\"], \"workloads\": [{\"command\": "
 			  "[\"hackbench\"]}], \"policies\": [{\"name\": \"a\"}]}",
-			  ":1: field \"machines[1]\": the same machine as an earlier one");
+			  ":2: field \"machines[1]\": the same machine as an earlier one");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]},\n"
 			  " {\"command\": [\"hackbench\", \"-p\"]}], \"policies\": [{\"name\": \"a\"}]}",
 			  ":2: field \"workloads[1]\": the same name as an earlier workload");
@@ -227,7 +271,7 @@ static void test_malformed_plans(void **state)
 			  "field \"seed\": expected an integer 0..2^63-1-runs");
 	expect_plan_error("{\"machines\": [\n \"no-such-machine\"], \"workloads\": [{\"command\": "
 			  "[\"hackbench\"]}], \"policies\": [{\"name\": \"a\"}]}",
-			  ":1: field \"machines[0]\": unknown machine");
+			  ":2: field \"machines[0]\": unknown machine");
 	/*
 	 * Found by a second bad-input trial: an empty workload name said "out
 	 * of memory"; a load of 1e30 asked for a string; 2^64 went on as

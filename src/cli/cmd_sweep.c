@@ -176,7 +176,9 @@ int cmd_sweep(int argc, char **argv)
 
 		ret = json_doc_parse(text, strlen(text), name, &back, err, sizeof(err)) ? 1 : 0;
 		if (!ret) {
-			ret = sweep_render(&back, &name, 1, json, ob.f, err, sizeof(err)) ? 1 : 0;
+			struct sweep_doc sd = { back, name, text, strlen(text) };
+
+			ret = sweep_render(&sd, 1, json, ob.f, err, sizeof(err)) ? 1 : 0;
 			json_object_put(back);
 		}
 		if (ret)
@@ -226,7 +228,8 @@ int cmd_merge(int argc, char **argv)
 	}
 	if (output && check_output_path("merge", "-o", output))
 		return EXIT_USAGE;
-	json_object **docs = calloc((size_t)n, sizeof(*docs));
+	/* Texts kept for the lines of messages. */
+	struct sweep_doc *docs = calloc((size_t)n, sizeof(*docs));
 	char err[2048];
 	int ret = EXIT_USAGE;
 	struct out_buf ob = { 0 };
@@ -235,29 +238,31 @@ int cmd_merge(int argc, char **argv)
 		return 1;
 	for (int i = 0; i < n; i++) {
 		char *text = NULL;
-		size_t len;
 
-		if (text_file_read(argv[optind + i], "sweep shard", &text, &len, err, sizeof(err)) ||
-		    json_doc_parse(text, len, argv[optind + i], &docs[i], err, sizeof(err))) {
+		docs[i].name = argv[optind + i];
+		if (text_file_read(docs[i].name, "sweep shard", &text, &docs[i].len, err, sizeof(err)) ||
+		    json_doc_parse(text, docs[i].len, docs[i].name, &docs[i].doc, err, sizeof(err))) {
 			free(text);
 			fprintf(stderr, "wakesim merge: %s\n", err);
 			goto out;
 		}
-		free(text);
+		docs[i].text = text;
 	}
 	if (out_open(&ob)) {
 		ret = 1;
 		goto out;
 	}
-	if (sweep_render(docs, (const char *const *)argv + optind, n, json, ob.f, err, sizeof(err))) {
+	if (sweep_render(docs, n, json, ob.f, err, sizeof(err))) {
 		fprintf(stderr, "wakesim merge: %s\n", err);
 		out_discard(&ob);
 		goto out;
 	}
 	ret = out_commit(&ob, output) ? 1 : 0;
 out:
-	for (int i = 0; i < n; i++)
-		json_object_put(docs[i]);
+	for (int i = 0; i < n; i++) {
+		json_object_put(docs[i].doc);
+		free((char *)docs[i].text);
+	}
 	free(docs);
 	return ret;
 }

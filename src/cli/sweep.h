@@ -31,12 +31,20 @@
 int sweep_run_shard(const char *file, const struct sweep_plan *p, int si, int sn, int jobs,
 		    bool quiet, json_object **doc);
 
+/* A shard document, with its name and text for messages' lines. */
+struct sweep_doc {
+	json_object *doc;
+	const char *name;
+	const char *text;
+	size_t len;
+};
+
 /*
  * The report (compare tables per machine and workload, text or JSON) of
- * n shard documents, named for messages, to f. Returns 0, or -1 with err
- * naming the document and what is wrong or missing.
+ * n shard documents to f. Returns 0, or -1 with err naming the document,
+ * and the line and field where one is wrong, or what is missing.
  */
-int sweep_render(json_object *const *docs, const char *const *names, int n, bool json, FILE *f,
+int sweep_render(const struct sweep_doc *docs, int n, bool json, FILE *f,
 		 char *err, size_t errlen);
 
 /*

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "report/compare_out.h"
 #include "util/jsondoc.h"
+#include "util/jsonin.h"
 
 /* ---- rendering the report from shard documents ---- */
 
@@ -28,6 +29,7 @@ static int doc_fail(const char *name, const char *what, char *err, size_t errlen
 	return -1;
 }
 
+/* A field a checked document has: check_doc() has vouched for it. */
 static json_object *get(json_object *o, const char *key, json_type type)
 {
 	json_object *v;
@@ -37,30 +39,129 @@ static json_object *get(json_object *o, const char *key, json_type type)
 	return v;
 }
 
-/* A figure of a result: a finite JSON number of sane size (null: not a number). */
-static bool figure_ok(json_object *v, bool null_ok)
+/* Array field key of o (at prefix) of exactly n elements (any length if n < 0). */
+static int get_array(const struct json_in *in, json_object *o, const char *prefix, const char *key,
+		     long long n, json_object **v)
 {
-	if (!v)
-		return null_ok;
-	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-		return false;
-	double x = json_object_get_double(v);
+	if (json_in_get(in, o, prefix, key, json_type_array, true, v))
+		return -1;
+	if (n >= 0 && (long long)json_object_array_length(*v) != n) {
+		char path[256];
 
-	return isfinite(x) && fabs(x) <= 1e18;
+		snprintf(path, sizeof(path), "%s%s", prefix, key);
+		return json_in_fail(in, path, "%zu element%s, where the plan implies %lld",
+				    json_object_array_length(*v),
+				    json_object_array_length(*v) == 1 ? "" : "s", n);
+	}
+	return 0;
 }
 
-static bool keys_only(json_object *o, const char *const *known)
+/* Every element of array a (at path) a figure: a number, or null. */
+static int figures(const struct json_in *in, json_object *a, const char *path)
 {
-	json_object_object_foreach(o, k, v) {
-		bool ok = false;
+	char ep[300];
 
-		(void)v;
-		for (int i = 0; known[i]; i++)
-			ok |= !strcmp(k, known[i]);
-		if (!ok)
-			return false;
+	for (size_t k = 0; k < json_object_array_length(a); k++) {
+		snprintf(ep, sizeof(ep), "%s[%zu]", path, k);
+		if (json_in_figure(in, json_object_array_get_idx(a, k), ep, true))
+			return -1;
 	}
-	return true;
+	return 0;
+}
+
+/* A shard's machine m against the plan's. */
+static int check_machine(const struct json_in *in, json_object *o, int m, const struct sweep_plan *p)
+{
+	static const char *const mkeys[] = { "spec", "name", "nr_cpus", "cost_profile", "idle_states",
+					     "assumed", NULL };
+	char pre[64], path[96];
+	json_object *v;
+	int nc = 0;
+
+	snprintf(pre, sizeof(pre), "machines[%d].", m);
+	if (!json_object_is_type(o, json_type_object)) {
+		snprintf(path, sizeof(path), "machines[%d]", m);
+		return json_in_fail(in, path, "expected an object");
+	}
+	if (json_in_known(in, o, pre, mkeys) ||
+	    json_in_get(in, o, pre, "spec", json_type_string, true, &v))
+		return -1;
+	if (strcmp(json_object_get_string(v), p->machine[m])) {
+		snprintf(path, sizeof(path), "%sspec", pre);
+		return json_in_fail(in, path, "\"%s\", where the plan has \"%s\"",
+				    json_object_get_string(v), p->machine[m]);
+	}
+	if (json_in_get(in, o, pre, "name", json_type_string, true, &v) ||
+	    json_in_get(in, o, pre, "cost_profile", json_type_string, true, &v) ||
+	    json_in_get(in, o, pre, "assumed", json_type_string, true, &v) ||
+	    json_in_int(in, o, pre, "nr_cpus", true, 1, WS_MAX_CPUS, &nc) ||
+	    json_in_get(in, o, pre, "idle_states", json_type_array, true, &v))
+		return -1;
+	snprintf(path, sizeof(path), "%sidle_states", pre);
+	if (json_object_array_length(v) > WS_MAX_IDLE_STATES)
+		return json_in_fail(in, path, "more than %d idle states", WS_MAX_IDLE_STATES);
+	for (size_t i = 0; i < json_object_array_length(v); i++)
+		if (!json_object_is_type(json_object_array_get_idx(v, i), json_type_string)) {
+			snprintf(path, sizeof(path), "%sidle_states[%zu]", pre, i);
+			return json_in_fail(in, path, "expected a string");
+		}
+	return 0;
+}
+
+/* Result i of shard si of sn against the plan; ms the shard's machines. */
+static int check_result(const struct json_in *in, json_object *o, size_t i, int si, int sn,
+			const struct sweep_plan *p, json_object *ms)
+{
+	static const char *const rkeys[] = { "job", "value", "unit", "higher_is_better", "metrics",
+					     "idle_exits", "placements", "placement_digest", "steady",
+					     NULL };
+	int nm = nr_metric_defs < CMP_MAX_METRICS ? nr_metric_defs : CMP_MAX_METRICS;
+	char pre[64], path[96];
+	json_object *v, *jv;
+	long long j;
+	struct plan_job c;
+
+	snprintf(pre, sizeof(pre), "results[%zu].", i);
+	snprintf(path, sizeof(path), "results[%zu]", i);
+	if (!json_object_is_type(o, json_type_object))
+		return json_in_fail(in, path, "expected an object");
+	if (json_in_known(in, o, pre, rkeys) ||
+	    json_in_get(in, o, pre, "job", json_type_int, true, &jv))
+		return -1;
+	snprintf(path, sizeof(path), "%sjob", pre);
+	if (json_in_llong(in, jv, path, 0, p->nr_jobs - 1, &j))
+		return -1;
+	if (j % sn != si - 1)
+		return json_in_fail(in, path, "job %lld is not one of shard %d/%d's", j, si, sn);
+	sweep_plan_job(p, j, &c);
+	json_object *mj = json_object_array_get_idx(ms, (size_t)c.machine);
+	long long nst = (long long)json_object_array_length(get(mj, "idle_states", json_type_array));
+
+	if (json_in_get(in, o, pre, "value", json_type_double, true, &v))
+		return -1;
+	snprintf(path, sizeof(path), "%svalue", pre);
+	if (json_in_figure(in, v, path, false) ||
+	    json_in_get(in, o, pre, "unit", json_type_string, true, &v) ||
+	    json_in_get(in, o, pre, "higher_is_better", json_type_boolean, true, &v) ||
+	    /* "steady": present only when the job's rule was on. */
+	    json_in_get(in, o, pre, "steady", json_type_boolean, false, &v))
+		return -1;
+	static const char *const arrays[] = { "metrics", "idle_exits", "placements" };
+	const long long len[] = { nm, nst, PLACE_ALL };
+
+	for (int a = 0; a < 3; a++) {
+		snprintf(path, sizeof(path), "%s%s", pre, arrays[a]);
+		if (get_array(in, o, pre, arrays[a], len[a], &v) || figures(in, v, path))
+			return -1;
+	}
+	if (json_in_get(in, o, pre, "placement_digest", json_type_string, true, &v))
+		return -1;
+	if (json_object_get_string_len(v) != 16 ||
+	    strspn(json_object_get_string(v), "0123456789abcdef") != 16) {
+		snprintf(path, sizeof(path), "%splacement_digest", pre);
+		return json_in_fail(in, path, "expected 16 hex digits");
+	}
+	return 0;
 }
 
 /*
@@ -68,136 +169,78 @@ static bool keys_only(json_object *o, const char *const *known)
  * and results, each of the type and size the plan implies. A hand-edited
  * or foreign document is refused with what is wrong, not rendered.
  */
-static int check_doc(json_object *doc, const char *name, const struct sweep_plan *p, int *si,
-		     int *sn, char *err, size_t errlen)
+static int check_doc(const struct json_in *in, json_object *doc, const struct sweep_plan *p,
+		     int *si, int *sn)
 {
 	static const char *const top[] = { "wakesim_sweep", "wakesim_version", "wakesim_commit",
 		"plan_file", "plan_hash", "plan", "shard", "jobs_total", "machines", "results", NULL };
-	static const char *const mkeys[] = { "spec", "name", "nr_cpus", "cost_profile", "idle_states",
-					     "assumed", NULL };
-	static const char *const rkeys[] = { "job", "value", "unit", "higher_is_better", "metrics",
-					     "idle_exits", "placements", "placement_digest", "steady",
-					     NULL };
-	json_object *sh = get(doc, "shard", json_type_array), *v, *ms, *res;
+	json_object *sh, *v, *ms, *res;
 	char hash[32];
-	int nm = nr_metric_defs < CMP_MAX_METRICS ? nr_metric_defs : CMP_MAX_METRICS;
+	long long x;
 
-	if (!keys_only(doc, top))
-		return doc_fail(name, "a key a sweep shard does not have", err, errlen);
+	if (json_in_known(in, doc, "", top) ||
+	    json_in_get(in, doc, "", "wakesim_version", json_type_string, true, &v) ||
+	    json_in_get(in, doc, "", "plan_hash", json_type_string, true, &v))
+		return -1;
 	snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)p->hash);
-	if (strcmp(json_object_get_string(get(doc, "plan_hash", json_type_string)), hash))
-		return doc_fail(name, "its plan text does not hash to its plan_hash (edited?)", err,
-				errlen);
-	if (!json_object_is_type(json_object_array_get_idx(sh, 0), json_type_int) ||
-	    !json_object_is_type(json_object_array_get_idx(sh, 1), json_type_int))
-		return doc_fail(name, "\"shard\": expected [I, N]", err, errlen);
-	*si = json_object_get_int(json_object_array_get_idx(sh, 0));
-	*sn = json_object_get_int(json_object_array_get_idx(sh, 1));
-	if (*sn < 1 || *si < 1 || *si > *sn)
-		return doc_fail(name, "\"shard\": expected [I, N] with 1 <= I <= N", err, errlen);
-	if (!(v = get(doc, "jobs_total", json_type_int)) || json_object_get_int64(v) != p->nr_jobs)
-		return doc_fail(name, "\"jobs_total\" is not its plan's number of jobs", err, errlen);
-	ms = get(doc, "machines", json_type_array);
-	if ((int)json_object_array_length(ms) != p->nr_machines)
-		return doc_fail(name, "\"machines\" does not match its plan's", err, errlen);
-	for (int m = 0; m < p->nr_machines; m++) {
-		json_object *o = json_object_array_get_idx(ms, (size_t)m), *st, *nc, *sp;
-
-		if (!json_object_is_type(o, json_type_object) || !keys_only(o, mkeys) ||
-		    !(sp = get(o, "spec", json_type_string)) ||
-		    strcmp(json_object_get_string(sp), p->machine[m]) ||
-		    !get(o, "name", json_type_string) || !get(o, "cost_profile", json_type_string) ||
-		    !get(o, "assumed", json_type_string) ||
-		    !(nc = get(o, "nr_cpus", json_type_int)) || json_object_get_int(nc) < 1 ||
-		    json_object_get_int(nc) > WS_MAX_CPUS || !(st = get(o, "idle_states", json_type_array)) ||
-		    json_object_array_length(st) > WS_MAX_IDLE_STATES) {
-			snprintf(err, errlen, "%s: machines[%d]: expected the plan's machine with name, "
-				 "nr_cpus 1..%d, cost_profile, idle_states and assumed", name, m,
-				 WS_MAX_CPUS);
+	if (strcmp(json_object_get_string(v), hash))
+		return json_in_fail(in, "plan_hash", "the plan text does not hash to it (edited?)");
+	if (get_array(in, doc, "", "shard", 2, &sh) ||
+	    json_in_llong(in, json_object_array_get_idx(sh, 1), "shard[1]", 1, p->nr_jobs, &x))
+		return -1;
+	*sn = (int)x;
+	if (json_in_llong(in, json_object_array_get_idx(sh, 0), "shard[0]", 1, *sn, &x))
+		return -1;
+	*si = (int)x;
+	if (json_in_get(in, doc, "", "jobs_total", json_type_int, true, &v) ||
+	    json_in_llong(in, v, "jobs_total", p->nr_jobs, p->nr_jobs, &x) ||
+	    get_array(in, doc, "", "machines", p->nr_machines, &ms))
+		return -1;
+	for (int m = 0; m < p->nr_machines; m++)
+		if (check_machine(in, json_object_array_get_idx(ms, (size_t)m), m, p))
 			return -1;
-		}
-		for (size_t i = 0; i < json_object_array_length(st); i++)
-			if (!json_object_is_type(json_object_array_get_idx(st, i), json_type_string))
-				return doc_fail(name, "an idle state name that is not a string", err, errlen);
-	}
-	res = get(doc, "results", json_type_array);
-	for (size_t i = 0; i < json_object_array_length(res); i++) {
-		json_object *o = json_object_array_get_idx(res, i), *mv, *ie, *jv, *pl, *dg;
-		long long j;
-		struct plan_job c;
-
-		if (!json_object_is_type(o, json_type_object) || !keys_only(o, rkeys) ||
-		    !(jv = get(o, "job", json_type_int)) || (j = json_object_get_int64(jv)) < 0 ||
-		    j >= p->nr_jobs) {
-			snprintf(err, errlen, "%s: results[%zu]: expected a job number 0..%lld", name, i,
-				 p->nr_jobs - 1);
+	if (get_array(in, doc, "", "results", -1, &res))
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(res); i++)
+		if (check_result(in, json_object_array_get_idx(res, i), i, *si, *sn, p, ms))
 			return -1;
-		}
-		if (j % *sn != *si - 1) {
-			snprintf(err, errlen, "%s: results[%zu]: job %lld is not one of shard %d/%d's", name,
-				 i, j, *si, *sn);
-			return -1;
-		}
-		sweep_plan_job(p, j, &c);
-		json_object *mj = json_object_array_get_idx(ms, (size_t)c.machine);
-		size_t nst = json_object_array_length(get(mj, "idle_states", json_type_array));
-		bool ok = json_object_object_get_ex(o, "value", &v) && figure_ok(v, false) &&
-			  get(o, "unit", json_type_string) && get(o, "higher_is_better", json_type_boolean) &&
-			  (mv = get(o, "metrics", json_type_array)) &&
-			  (int)json_object_array_length(mv) == nm &&
-			  (ie = get(o, "idle_exits", json_type_array)) && json_object_array_length(ie) == nst &&
-			  (pl = get(o, "placements", json_type_array)) &&
-			  json_object_array_length(pl) == PLACE_ALL &&
-			  (dg = get(o, "placement_digest", json_type_string)) &&
-			  json_object_get_string_len(dg) == 16 &&
-			  strspn(json_object_get_string(dg), "0123456789abcdef") == 16;
-
-		/* "steady": present only when the job's rule was on. */
-		if (ok && json_object_object_get_ex(o, "steady", &v))
-			ok = json_object_is_type(v, json_type_boolean);
-		for (int d = 0; ok && d < nm; d++)
-			ok = figure_ok(json_object_array_get_idx(mv, (size_t)d), true);
-		for (size_t k = 0; ok && k < nst; k++)
-			ok = figure_ok(json_object_array_get_idx(ie, k), true);
-		for (size_t k = 0; ok && k < PLACE_ALL; k++)
-			ok = figure_ok(json_object_array_get_idx(pl, k), true);
-		if (!ok) {
-			snprintf(err, errlen, "%s: results[%zu] (job %lld): expected a finite number value, "
-				 "unit, higher_is_better, %d metrics, %zu idle_exits and %d placements, "
-				 "numbers of at most 1e18, a placement_digest of 16 hex digits, and "
-				 "steady, if there, a boolean", name, i, j, nm, nst, PLACE_ALL);
-			return -1;
-		}
-	}
 	return 0;
 }
 
 /* Check shard documents against each other and gather every job once. */
-static int gather(json_object *const *docs, const char *const *names, int n, struct merged *mg,
-		  char *err, size_t errlen)
+static int gather(const struct sweep_doc *docs, int n, struct merged *mg, char *err, size_t errlen)
 {
 	const char *hash0 = NULL, *commit0 = NULL;
 	int shards = 0;
 
 	memset(mg, 0, sizeof(*mg));
 	for (int d = 0; d < n; d++) {
-		json_object *doc = docs[d], *sh, *res, *ms, *v;
+		json_object *doc = docs[d].doc, *res, *ms, *v;
 		const char *hash, *commit, *text, *file;
+		const char *name = docs[d].name;
+		struct json_in in = { .file = name, .text = docs[d].text, .len = docs[d].len,
+				      .err = err, .errlen = errlen };
 
 		if (!json_object_is_type(doc, json_type_object) ||
 		    !(v = get(doc, "wakesim_sweep", json_type_int)) || json_object_get_int(v) != SHARD_FORMAT)
-			return doc_fail(names[d], "not a wakesim sweep shard (no \"wakesim_sweep\": 1)", err,
+			return doc_fail(name, "not a wakesim sweep shard (no \"wakesim_sweep\": 1)", err,
 					errlen);
-		if (!(v = get(doc, "plan_hash", json_type_string)) || !(hash = json_object_get_string(v)) ||
-		    !(v = get(doc, "wakesim_commit", json_type_string)) ||
-		    !(commit = json_object_get_string(v)) || !(v = get(doc, "plan", json_type_string)) ||
-		    !(text = json_object_get_string(v)) || !(v = get(doc, "plan_file", json_type_string)) ||
-		    !(file = json_object_get_string(v)) || !(sh = get(doc, "shard", json_type_array)) ||
-		    json_object_array_length(sh) != 2 || !(res = get(doc, "results", json_type_array)) ||
-		    !(ms = get(doc, "machines", json_type_array)))
-			return doc_fail(names[d], "a sweep shard lacks plan_hash, wakesim_commit, plan, "
-					"plan_file, shard, results or machines", err, errlen);
-		int sn, si;
+		if (json_in_get(&in, doc, "", "plan_hash", json_type_string, true, &v))
+			return -1;
+		hash = json_object_get_string(v);
+		if (json_in_get(&in, doc, "", "wakesim_commit", json_type_string, true, &v))
+			return -1;
+		commit = json_object_get_string(v);
+		if (json_in_get(&in, doc, "", "plan", json_type_string, true, &v))
+			return -1;
+		text = json_object_get_string(v);
+		if (json_in_get(&in, doc, "", "plan_file", json_type_string, true, &v))
+			return -1;
+		file = json_object_get_string(v);
+		if (json_in_get(&in, doc, "", "results", json_type_array, true, &res) ||
+		    json_in_get(&in, doc, "", "machines", json_type_array, true, &ms))
+			return -1;
+		int sn = 0, si = 0;
 
 		if (!d) {
 			hash0 = hash;
@@ -209,25 +252,24 @@ static int gather(json_object *const *docs, const char *const *names, int n, str
 			/* A job's result, NULL until a shard gives it. */
 			mg->res = calloc((size_t)mg->plan.nr_jobs, sizeof(*mg->res));
 			if (!mg->res)
-				return doc_fail(names[d], "out of memory", err, errlen);
+				return doc_fail(name, "out of memory", err, errlen);
 		} else if (strcmp(hash, hash0)) {
 			snprintf(err, errlen, "%s: a shard of another plan (plan_hash %s) than %s's (%s)",
-				 names[d], hash, names[0], hash0);
+				 name, hash, docs[0].name, hash0);
 			return -1;
 		} else if (strcmp(text, mg->plan.text)) {
-			return doc_fail(names[d], "its plan text differs from the first shard's (edited?)",
-					err, errlen);
+			return json_in_fail(&in, "plan", "differs from the first shard's (edited?)");
 		} else if (strcmp(commit, commit0)) {
 			snprintf(err, errlen, "%s: made by wakesim %s, %s by %s: shards must come from one "
-				 "build", names[d], commit, names[0], commit0);
+				 "build", name, commit, docs[0].name, commit0);
 			return -1;
 		}
-		if (check_doc(doc, names[d], &mg->plan, &si, &sn, err, errlen))
+		if (check_doc(&in, doc, &mg->plan, &si, &sn))
 			return -1;
 		if (!d)
 			shards = sn;
 		if (sn != shards) {
-			snprintf(err, errlen, "%s: a shard of %d, %s one of %d", names[d], sn, names[0],
+			snprintf(err, errlen, "%s: a shard of %d, %s one of %d", name, sn, docs[0].name,
 				 shards);
 			return -1;
 		}
@@ -237,8 +279,8 @@ static int gather(json_object *const *docs, const char *const *names, int n, str
 			long long j = json_object_get_int64(get(o, "job", json_type_int));
 
 			if (mg->res[j]) {
-					snprintf(err, errlen, "%s: job %lld is in two shards (one given twice?)",
-					 names[d], j);
+				snprintf(err, errlen, "%s: job %lld is in two shards (one given twice?)",
+					 name, j);
 				return -1;
 			}
 			mg->res[j] = o;
@@ -417,13 +459,13 @@ out:
 	return ret;
 }
 
-int sweep_render(json_object *const *docs, const char *const *names, int n, bool json, FILE *f,
-		 char *err, size_t errlen)
+int sweep_render(const struct sweep_doc *docs, int n, bool json, FILE *f, char *err,
+		 size_t errlen)
 {
 	struct merged mg;
 	int ret = -1;
 
-	if (gather(docs, names, n, &mg, err, errlen))
+	if (gather(docs, n, &mg, err, errlen))
 		goto out;
 	const struct sweep_plan *p = &mg.plan;
 	json_object *tables = json ? json_object_new_array() : NULL;

@@ -315,7 +315,14 @@ int sweep_run_shard(const char *file, const struct sweep_plan *p, int si, int sn
 	json_object_object_add(root, "wakesim_sweep", json_object_new_int(SHARD_FORMAT));
 	json_object_object_add(root, "wakesim_version", json_object_new_string(WAKESIM_VERSION));
 	json_object_object_add(root, "wakesim_commit", json_object_new_string(WAKESIM_COMMIT));
-	json_object_object_add(root, "plan_file", json_object_new_string(file));
+	/*
+	 * Absolute, so that merge, run from any directory, finds the plan's
+	 * files where the sweep did (the report prints only the base name).
+	 */
+	char *abs = realpath(file, NULL);
+
+	json_object_object_add(root, "plan_file", json_object_new_string(abs ? abs : file));
+	free(abs);
 	json_object_object_add(root, "plan_hash", json_object_new_string(hash));
 	json_object_object_add(root, "plan", json_object_new_string_len(p->text, (int)p->len));
 	json_object_object_add(root, "shard", sh);

@@ -62,13 +62,13 @@ int json_doc_parse(const char *text, size_t len, const char *file, json_object *
 		return -1;
 	}
 	json_tokener_free(tok);
-	char key[128];
-	int kline = json_repeated_key(text, len, key, sizeof(key));
+	char path[512];
+	int kline = json_repeated_key(text, len, path, sizeof(path));
 
 	if (kline) {
 		/* json-c keeps the last of repeated keys: an earlier typo would vanish. */
-		snprintf(err, errlen, "%s:%d: key \"%s\" repeats a key of the same object", file, kline,
-			 key);
+		snprintf(err, errlen, "%s:%d: field \"%s\": given twice in one object", file, kline,
+			 path);
 		json_object_put(root);
 		return -1;
 	}

@@ -3,6 +3,7 @@
  */
 #include "jsonin.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -133,5 +134,50 @@ int json_in_str(const struct json_in *in, json_object *o, const char *prefix, co
 	if (required && !*str)
 		return json_in_fail(in, path, "empty");
 	snprintf(out, outlen, "%s", str);
+	return 0;
+}
+
+static const char *type_name(json_type t)
+{
+	switch (t) {
+	case json_type_object: return "an object";
+	case json_type_array: return "an array";
+	case json_type_string: return "a string";
+	case json_type_boolean: return "true or false";
+	case json_type_int: return "an integer";
+	case json_type_double: return "a number";
+	default: return "null";
+	}
+}
+
+int json_in_get(const struct json_in *in, json_object *o, const char *prefix, const char *key,
+		json_type t, bool required, json_object **v)
+{
+	char path[256];
+
+	join(path, sizeof(path), prefix, key);
+	*v = NULL;
+	if (!json_object_object_get_ex(o, key, v)) {
+		*v = NULL;
+		return required ? json_in_fail(in, path, "missing") : 0;
+	}
+	if (!json_object_is_type(*v, t) &&
+	    !(t == json_type_double && json_object_is_type(*v, json_type_int))) {
+		*v = NULL;
+		return json_in_fail(in, path, "expected %s", type_name(t));
+	}
+	return 0;
+}
+
+int json_in_figure(const struct json_in *in, json_object *v, const char *path, bool null_ok)
+{
+	if (!v && null_ok)
+		return 0;
+	if (!v || (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)))
+		return json_in_fail(in, path, "expected a number%s", null_ok ? " or null" : "");
+	double x = json_object_get_double(v);
+
+	if (!isfinite(x) || fabs(x) > 1e18)
+		return json_in_fail(in, path, "%g is not a finite number of at most 1e18", x);
 	return 0;
 }

@@ -57,6 +57,17 @@ int json_in_int(const struct json_in *in, json_object *o, const char *prefix, co
 /* The same for a value v already looked up at path, signed. */
 int json_in_llong(const struct json_in *in, json_object *v, const char *path, long long min,
 		  long long max, long long *out);
+/*
+ * Field key of o (at prefix), of JSON type t, into *v (borrowed); a missing
+ * field is an error if required, else *v is NULL. Returns 0 or -1.
+ */
+int json_in_get(const struct json_in *in, json_object *o, const char *prefix, const char *key,
+		json_type t, bool required, json_object **v);
+/*
+ * A figure v at path: a finite number of magnitude at most 1e18, or null
+ * where null_ok (a figure that is not a number). Returns 0 or -1.
+ */
+int json_in_figure(const struct json_in *in, json_object *v, const char *path, bool null_ok);
 /* Field key of o: a string without NUL characters, copied into out
  * (outlen bytes); if required, not empty either. */
 int json_in_str(const struct json_in *in, json_object *o, const char *prefix, const char *key,

@@ -75,6 +75,8 @@ int json_path_line(const char *text, size_t len, const char *path)
 		} else if (ch == '"') {
 			size_t start = i + 1;
 
+			if (depth && st[depth - 1].array && frames_are(st, depth, path))
+				return line; /* a string element */
 			i = skip_string(text, len, i, &line);
 			if (depth && !st[depth - 1].array && expect_key) {
 				snprintf(st[depth - 1].key, sizeof(st[depth - 1].key), "%.*s",
@@ -128,9 +130,11 @@ int json_path_line_or_parent(const char *text, size_t len, const char *path)
 }
 
 struct keyset {
-	char **key;
+	char **key;	/* the object's keys so far, the last one holding the value being read */
 	int n, cap;
 	int curid;	/* workgen's per-object counter */
+	bool array;	/* an array's frame: no keys, an element index */
+	int index;
 };
 
 static bool keyset_has(const struct keyset *k, const char *s)
@@ -162,6 +166,28 @@ static void keyset_clear(struct keyset *k)
 		free(k->key[i]);
 	k->n = 0;
 	k->curid = 1;
+	k->index = 0;
+}
+
+/*
+ * The path (jsonpos.h's form, "a.b[2].c") of key name in the object at
+ * frame depth - 1 of st, into out (outlen bytes, cut if longer).
+ */
+static void frames_path(const struct keyset *st, int depth, const char *name, char *out,
+			size_t outlen)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (int d = 0; d + 1 < depth && o < outlen; d++) {
+		if (st[d].array)
+			o += (size_t)snprintf(out + o, outlen - o, "[%d]", st[d].index);
+		else if (st[d].n)
+			o += (size_t)snprintf(out + o, outlen - o, "%s%s", o ? "." : "",
+					      st[d].key[st[d].n - 1]);
+	}
+	if (o < outlen)
+		snprintf(out + o, outlen - o, "%s%s", o ? "." : "", name);
 }
 
 /*
@@ -172,13 +198,12 @@ static void keyset_clear(struct keyset *k)
  * walk and is returned. Nesting past MAX_DEPTH returns -1; an unterminated
  * string ends the walk.
  */
-typedef int (*key_fn)(void *ctx, struct keyset *k, const char *name, size_t open,
+typedef int (*key_fn)(void *ctx, struct keyset *st, int depth, const char *name, size_t open,
 		      size_t close, int line);
 
 static int walk_keys(const char *text, size_t len, key_fn on_key, void *ctx)
 {
 	struct keyset st[MAX_DEPTH] = { { 0 } };
-	bool arr[MAX_DEPTH] = { 0 };
 	int depth = 0, line = 1, ret = 0;
 	bool expect_key = false;
 
@@ -195,28 +220,31 @@ static int walk_keys(const char *text, size_t len, key_fn on_key, void *ctx)
 			i = skip_string(text, len, i, &line);
 			if (i >= len)
 				break;
-			if (depth && !arr[depth - 1] && expect_key) {
+			if (depth && !st[depth - 1].array && expect_key) {
 				size_t n = i - open - 1;
 				char name[300];
 
 				expect_key = false;
 				snprintf(name, sizeof(name), "%.*s", (int)(n < 250 ? n : 250), text + open + 1);
-				ret = on_key(ctx, &st[depth - 1], name, open, i, line);
+				ret = on_key(ctx, st, depth, name, open, i, line);
 			}
 		} else if (ch == '{' || ch == '[') {
 			if (depth == MAX_DEPTH) {
 				ret = -1;
 				break;
 			}
-			arr[depth] = ch == '[';
 			keyset_clear(&st[depth]);
+			st[depth].array = ch == '[';
 			depth++;
 			expect_key = ch == '{';
 		} else if (ch == '}' || ch == ']') {
 			if (depth)
 				depth--;
-		} else if (ch == ',' && depth && !arr[depth - 1]) {
-			expect_key = true;
+		} else if (ch == ',' && depth) {
+			if (st[depth - 1].array)
+				st[depth - 1].index++;
+			else
+				expect_key = true;
 		}
 	}
 	for (int d = 0; d < MAX_DEPTH; d++) {
@@ -232,15 +260,16 @@ struct repeat {
 };
 
 /* A repeat stops the walk with its line. */
-static int repeat_key(void *ctx, struct keyset *k, const char *name, size_t open, size_t close,
-		      int line)
+static int repeat_key(void *ctx, struct keyset *st, int depth, const char *name, size_t open,
+		      size_t close, int line)
 {
 	struct repeat *r = ctx;
+	struct keyset *k = &st[depth - 1];
 
 	(void)open;
 	(void)close;
 	if (keyset_has(k, name)) {
-		snprintf(r->key, r->keylen, "%s", name);
+		frames_path(st, depth, name, r->key, r->keylen);
 		return line;
 	}
 	return keyset_add(k, name, strlen(name)) ? -1 : 0;
@@ -279,10 +308,11 @@ static int out_put(struct unique *u, const char *s, size_t n)
 }
 
 /* A repeated key K becomes K<curid>, the first such name not taken yet. */
-static int unique_key(void *ctx, struct keyset *k, const char *name, size_t open, size_t close,
-		      int line)
+static int unique_key(void *ctx, struct keyset *st, int depth, const char *name, size_t open,
+		      size_t close, int line)
 {
 	struct unique *u = ctx;
+	struct keyset *k = &st[depth - 1];
 	char nk[300];
 
 	(void)line;

@@ -22,8 +22,9 @@ int json_path_line(const char *text, size_t len, const char *path);
 int json_path_line_or_parent(const char *text, size_t len, const char *path);
 
 /*
- * The line of the first key that repeats a key of its object (its name
- * in key), or 0 if every object's keys are unique.
+ * The line of the first key that repeats a key of its object (its path,
+ * as json_path_line() takes it, in key), or 0 if every object's keys are
+ * unique.
  */
 int json_repeated_key(const char *text, size_t len, char *key, size_t keylen);
 
