@@ -19,14 +19,12 @@
 
 #include "ipc/chan.h"
 #include "launcher.h"
-#include "steady.h"
+#include "fastfwd.h"
 #include "workload.h"
 
 /* Bytes of cache a hackbench task touches: stack, buffer, fd and socket state. */
 #define HACKBENCH_WSS_BYTES (16 * 1024)
 
-/* --ff-warmup not given: derived from the machine (ff_warmup_ns()). */
-#define FF_WARM_AUTO UINT64_MAX
 
 enum hb_role { HB_MAIN, HB_SENDER, HB_RECEIVER };
 
@@ -68,16 +66,9 @@ struct hackbench {
 	int mm_id;
 	u64 start_ns, stop_ns;
 	u64 sent_bytes, recv_bytes;	/* message bytes moved, for conservation */
-	/* --fast-forward (steady.h): loops_sim is the loops a sender really
-	 * sends, on average, loops until a steady state cuts it; ff_skip_ns is
-	 * the time of the loops skipped. */
-	bool ff;
-	u64 ff_warm_ns, ff_window_ns;
-	double ff_tol;
-	struct steady st;
+	/* --fast-forward (fastfwd.h): a round is a loop, a unit a message read */
+	struct fast_forward ff;
 	u64 recv_msgs;
-	double loops_sim;
-	double ff_skip_ns;
 };
 
 static int nr_children(const struct hackbench *hb)
@@ -98,17 +89,8 @@ static void child_exit_notify(struct sim *sim, struct hb_task *t)
 }
 
 /*
- * --ff-warmup, or by default two SIS_UTIL refreshes of a busy CPU and at
- * least three PELT half-lives (steady.h says why).
- */
-static u64 ff_warmup_ns(struct sim *sim, const struct hackbench *hb)
-{
-	return hb->ff_warm_ns != FF_WARM_AUTO ? hb->ff_warm_ns : steady_sched_settle_ns(sim);
-}
-
-/*
  * The state is steady: every sender goes on for one more checkpoint
- * interval's worth of loops (ff_window / 5) past where it is, each
+ * interval's worth of loops (--ff-window / 5) past where it is, each
  * receiver until it has read what its group's senders will send, so the
  * run still ends with its tasks exiting and being reaped. The loops
  * skipped are booked at the measured time per loop: the machine's
@@ -118,9 +100,9 @@ static u64 ff_warmup_ns(struct sim *sim, const struct hackbench *hb)
  * groups' spread at a real run's end is not reproduced (about 0.1 s on S2,
  * docs/performance.md).
  */
-static void fast_forward(struct hackbench *hb)
+static void cut_to_tail(struct hackbench *hb)
 {
-	long long tail = (long long)((double)hb->ff_window_ns / 5 / hb->st.ns_per_round) + 1;
+	long long tail = fast_forward_tail_rounds(&hb->ff);
 	double sum = 0;
 
 	for (int g = 0; g < hb->groups; g++) {
@@ -139,8 +121,7 @@ static void fast_forward(struct hackbench *hb)
 			grp[i].target = group_loops;
 		sum += (double)group_loops;
 	}
-	hb->loops_sim = sum / ((double)hb->groups * hb->fds);
-	hb->ff_skip_ns = ((double)hb->loops - hb->loops_sim) * hb->st.ns_per_round;
+	fast_forward_skipped(&hb->ff, sum / ((double)hb->groups * hb->fds));
 }
 
 static void child_step(struct sim *sim, struct task_struct *p, struct step *out)
@@ -214,9 +195,9 @@ static void child_step(struct sim *sim, struct task_struct *p, struct step *out)
 			if (!t->remaining) {
 				t->msg++;
 				t->remaining = (u64)hb->datasize;
-				if (t->role == HB_RECEIVER && hb->ff &&
-				    steady_unit_done(&hb->st, sim->now, ++hb->recv_msgs))
-					fast_forward(hb);
+				if (t->role == HB_RECEIVER && hb->ff.on &&
+				    fast_forward_unit_done(&hb->ff, sim->now, ++hb->recv_msgs))
+					cut_to_tail(hb);
 			}
 			t->state = ST_IO_SYSCALL;
 			continue;
@@ -287,10 +268,8 @@ static void main_step(struct sim *sim, struct task_struct *p, struct step *out)
 		case ST_GO_SYSCALL:
 			/* gettimeofday(&start) right before the wake byte is written. */
 			hb->start_ns = sim->now;
-			if (hb->ff)
-				steady_start(&hb->st, hb->start_ns, ff_warmup_ns(sim, hb),
-					     hb->ff_window_ns, hb->ff_tol,
-					     (u64)hb->groups * (u64)hb->fds * (u64)hb->fds);
+			fast_forward_begin(sim, &hb->ff, hb->start_ns,
+					   (u64)hb->groups * (u64)hb->fds * (u64)hb->fds);
 			step_kernel(out, chan_write_cost(sim, &hb->wake));
 			t->state = ST_GO_DO;
 			return;
@@ -348,7 +327,7 @@ static int hb_start(struct sim *sim, struct workload *wl, char *err, size_t errl
 /* ns from the wake byte to the last reap, plus the fast-forwarded loops. */
 static double hb_time_ns(const struct hackbench *hb)
 {
-	return (double)(hb->stop_ns - hb->start_ns) + hb->ff_skip_ns;
+	return (double)(hb->stop_ns - hb->start_ns) + hb->ff.skip_ns;
 }
 
 static void hb_report(struct sim *sim, struct workload *wl, FILE *out)
@@ -362,25 +341,7 @@ static void hb_report(struct sim *sim, struct workload *wl, FILE *out)
 	fprintf(out, "Each sender will pass %d messages of %d bytes\n", hb->loops, hb->datasize);
 	fprintf(out, "Time: %llu.%03llu\n", (unsigned long long)(us / 1000000),
 		(unsigned long long)(us % 1000000 / 1000));
-	if (!hb->ff)
-		return;
-	if (hb->loops_sim == (double)hb->loops) {
-		const char *why = hb->st.steady ? "steady only near the end"
-				  : hb->st.halves_seen ? "the two halves never agreed within the tolerance"
-						       : "the run ended before the warm-up and two halves";
-
-		fprintf(out, "Fast-forward: none, every loop simulated (%s: warm-up %.3f s, halves of "
-			"at least %.3f s, simulated time)\n", why, (double)hb->st.warm_ns / 1e9,
-			(double)hb->ff_window_ns / 1e9);
-		return;
-	}
-	fprintf(out, "Fast-forward: steady at %.3f s of simulated time (%.4g and %.4g loops/ms in "
-		"two %.3g ms halves), %.1f of %d loops simulated (mean of the senders), %.1f at %.1f "
-		"us per loop added (%.3f s); a run's metrics cover the simulated part only\n",
-		(double)hb->st.steady_at_ns / 1e9, hb->st.rate_a, hb->st.rate_b,
-		(double)hb->st.span_ns / 1e6,
-		hb->loops_sim, hb->loops, (double)hb->loops - hb->loops_sim, hb->st.ns_per_round / 1e3,
-		hb->ff_skip_ns / 1e9);
+	fast_forward_report(&hb->ff, "loop", "senders", out);
 }
 
 static double hb_result(struct sim *sim, struct workload *wl, const char **unit,
@@ -403,7 +364,7 @@ static void hb_free(struct workload *wl)
 			chan_free(&hb->rx[i]);
 		chan_free(&hb->ready);
 		chan_free(&hb->wake);
-		steady_free(&hb->st);
+		fast_forward_free(&hb->ff);
 		free(hb->rx);
 		free(hb->child);
 		free(hb->exited_flag);
@@ -465,9 +426,7 @@ static void hb_steady_info(const struct workload *wl, struct wl_steady *out)
 {
 	const struct hackbench *hb = wl->priv;
 
-	*out = (struct wl_steady){ .asked = hb->ff, .engaged = hb->ff && hb->loops_sim < hb->loops,
-				   .warm_ns = hb->st.warm_ns, .window_ns = hb->ff_window_ns,
-				   .tol = hb->ff_tol, .at_ns = hb->st.steady ? hb->st.steady_at_ns : 0 };
+	fast_forward_info(&hb->ff, out);
 }
 
 static const struct workload_ops hackbench_ops = {
@@ -492,13 +451,7 @@ const char hackbench_usage[] =
 	"  -P, --process         use fork() (default)\n"
 	"  -h, --help            this message\n"
 	"wakesim extensions (docs/performance.md, fast-forward):\n"
-	"  --fast-forward        once the loop rate is steady, simulate a short tail and\n"
-	"                        add the remaining loops at the measured time per loop\n"
-	"  --ff-warmup S         time before measuring (default: two SIS_UTIL refreshes\n"
-	"                        of a busy CPU, at least three PELT half-lives: 0.1)\n"
-	"  --ff-window S         shortest half of the measured span (default 0.1, at\n"
-	"                        least 0.001)\n"
-	"  --ff-tolerance PCT    how far their rates may differ (default 2)\n"
+	FAST_FORWARD_USAGE("loop")
 	"Not simulated: -i/--inet (TCP) and -F/--fifo (SCHED_FIFO main thread).";
 
 static int parse_int(const char *opt, const char *arg, int min, int max, int *out, char *err,
@@ -525,16 +478,14 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 		{ "threads", no_argument, NULL, 'T' },	   { "process", no_argument, NULL, 'P' },
 		{ "processes", no_argument, NULL, 'P' },   { "fifo", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "fast-forward", no_argument, NULL, 1000 },
-		{ "ff-warmup", required_argument, NULL, 1001 },
-		{ "ff-window", required_argument, NULL, 1002 },
-		{ "ff-tolerance", required_argument, NULL, 1003 },
+		FAST_FORWARD_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int groups = 10, fds = 20, loops = 100, datasize = 100, c;
-	bool threads = false, pipe = false, ff = false, ff_opts = false;
-	u64 ff_warm = FF_WARM_AUTO, ff_window = 100 * NSEC_PER_MSEC;
-	double ff_tol = 0.02;
+	bool threads = false, pipe = false;
+	struct fast_forward ff;
+
+	fast_forward_init(&ff, 0);
 
 	opterr = 0;
 	optind = 0; /* glibc: full re-initialisation, so we can parse many times */
@@ -570,36 +521,6 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 			snprintf(err, errlen, "hackbench: -F/--fifo (SCHED_FIFO) is not simulated: "
 					      "wakesim models the fair class only");
 			return NULL;
-		case 1000:
-			ff = true;
-			break;
-		case 1001:
-			r = wl_parse_seconds("hackbench", "--ff-warmup", optarg, 0,
-					     WL_MAX_SECONDS * NSEC_PER_SEC, &ff_warm, err, errlen);
-			ff_opts = true;
-			break;
-		case 1002:
-			/* Checkpoints come every window/5: below 1 ms they would
-			 * sample single messages, not a rate. */
-			r = wl_parse_seconds("hackbench", "--ff-window", optarg, NSEC_PER_MSEC,
-					     WL_MAX_SECONDS * NSEC_PER_SEC, &ff_window, err, errlen);
-			ff_opts = true;
-			break;
-		case 1003: {
-			char *end;
-			double v = strtod(optarg, &end);
-
-			/* Plain decimal digits, as the other --ff- options take. */
-			if (strspn(optarg, "0123456789.") != strlen(optarg) || end == optarg || *end ||
-			    !(v >= 0 && v <= 100)) {
-				snprintf(err, errlen, "hackbench: option --ff-tolerance: \"%s\" is not "
-					 "a percentage in 0..100", optarg);
-				return NULL;
-			}
-			ff_tol = v / 100;
-			ff_opts = true;
-			break;
-		}
 		case 'h':
 			*help = true;
 			snprintf(err, errlen, "%s", hackbench_usage);
@@ -608,8 +529,14 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 			snprintf(err, errlen, "hackbench: option %s needs a value", argv[optind - 1]);
 			return NULL;
 		default:
-			snprintf(err, errlen, "hackbench: unknown option \"%s\" (see hackbench --help)",
-				 argv[optind - 1]);
+			r = fast_forward_option(&ff, c, "hackbench", optarg, err, errlen);
+			if (r > 0) {
+				r = 0;
+				break;
+			}
+			if (!r)
+				snprintf(err, errlen, "hackbench: unknown option \"%s\" (see hackbench "
+					 "--help)", argv[optind - 1]);
 			return NULL;
 		}
 		if (r)
@@ -620,11 +547,8 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 			 argv[optind]);
 		return NULL;
 	}
-	if (ff_opts && !ff) {
-		snprintf(err, errlen, "hackbench: --ff-warmup, --ff-window and --ff-tolerance tune "
-			 "--fast-forward, which is not given");
+	if (fast_forward_check(&ff, "hackbench", err, errlen))
 		return NULL;
-	}
 	if ((long long)groups * fds * 2 > 65536) {
 		snprintf(err, errlen, "hackbench: %d groups x %d fds is %lld tasks, more than the "
 			 "65536 wakesim allows", groups, fds, (long long)groups * fds * 2);
@@ -645,11 +569,9 @@ struct workload *hackbench_create(int argc, char **argv, bool *help, char *err, 
 	hb->groups = groups;
 	hb->fds = fds;
 	hb->loops = loops;
-	hb->loops_sim = loops;
 	hb->ff = ff;
-	hb->ff_warm_ns = ff_warm;
-	hb->ff_window_ns = ff_window;
-	hb->ff_tol = ff_tol;
+	hb->ff.rounds = loops;
+	hb->ff.rounds_sim = loops;
 	hb->datasize = datasize;
 	hb->threads = threads;
 	hb->pipe = pipe;
