@@ -319,24 +319,25 @@ static void test_rerun(void **state)
 	expect_usage_error(cmd, "cut.json:3: JSON syntax error");
 	tu_sh(out, sizeof(out), "printf '{\"machine\": \"x\"}\n' > %s/nocmd.json", dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/nocmd.json", dir);
-	expect_usage_error(cmd, "no field \"command\"");
+	expect_usage_error(cmd, "nocmd.json:1: field \"command\": missing: not a result");
 	tu_sh(out, sizeof(out), "printf '{\n\"a\": 1,\n\"command\": [\"topo\"]}\n' > %s/topo.json",
 	      dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/topo.json", dir);
-	expect_usage_error(cmd, "topo.json:3: field \"command\": the command is neither run nor compare");
+	expect_usage_error(cmd, "topo.json:3: field \"command[0]\": the command is neither run nor "
+			   "compare");
 	tu_sh(out, sizeof(out), "printf '{\"command\": [1]}\n' > %s/num.json", dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/num.json", dir);
-	expect_usage_error(cmd, "expected a non-empty array of strings");
+	expect_usage_error(cmd, "num.json:1: field \"command[0]\": expected a string");
 	/* Found by a user trial: a result file chose where rerun writes, a NUL
 	 * cut a string, an array was "no key", a bad command named no file. */
 	tu_sh(out, sizeof(out), "printf '{\"command\": [\"run\", \"-o\", \"%s/evil\", \"--\", "
 	      "\"hackbench\"]}' > %s/evil.json", dir, dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/evil.json", dir);
-	expect_usage_error(cmd, "holds -o, which writes a file");
+	expect_usage_error(cmd, "evil.json:1: field \"command[1]\": -o writes a file");
 	tu_sh(out, sizeof(out), "printf '{\"command\": [\"run\", \"--schedstat=x\", \"--\", "
 	      "\"hackbench\"]}' > %s/evil2.json", dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/evil2.json", dir);
-	expect_usage_error(cmd, "holds --schedstat=x, which writes a file");
+	expect_usage_error(cmd, "evil2.json:1: field \"command[1]\": --schedstat=x writes a file");
 	assert_int_equal(tu_sh(out, sizeof(out), "test -e %s/evil", dir), 1);
 	tu_sh(out, sizeof(out), "printf '{\"command\": [\"run\", \"a\\\\u0000b\"]}' > %s/nul.json",
 	      dir);
@@ -348,7 +349,7 @@ static void test_rerun(void **state)
 	tu_sh(out, sizeof(out), "printf '{\"command\": [\"run\", \"--bogus\", \"--\", "
 	      "\"hackbench\"]}' > %s/bogus.json", dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/bogus.json", dir);
-	expect_usage_error(cmd, "bogus.json: field \"command\": refused, as above");
+	expect_usage_error(cmd, "bogus.json:1: field \"command\": refused, as above");
 	/* Side outputs are not recorded: a rerun writes only what -o says. */
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --json --schedstat %s/s.txt "
 			       "--trace %s/t.txt -o %s/side.json -- hackbench -g 1 -l 5 && grep -c -e "

@@ -449,6 +449,9 @@ static void test_bad_traces(void **state)
 	    "prev_st", ":1: the last line has no end of line (a truncated file?)");
 	BAD("  a-1 [000] d..2. 1.0: sched_waking: comm=b prio=120 target_cpu=000\n",
 	    "field \"pid\": missing");
+	/* Cut before prev_state (a bad-input trial: it blamed next_comm). */
+	BAD("  a-1 [000] d..2. 1.0: sched_switch: prev_comm=a prev_pid=1 prev_prio=120\n",
+	    ":1: sched_switch: field \"prev_state\": missing");
 	BAD("  a-1 [000] d..2. 1.x: sched_waking: comm=b pid=2\n", "expected the time");
 	BAD("  a-1 [99999] d..2. 1.0: sched_waking: comm=b pid=2\n", "CPU number");
 	BAD("  a-1 [000] d..2. 1.0: sched_process_fork: comm=a pid=1 child_comm=b child_pid=0\n",

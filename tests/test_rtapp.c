@@ -277,7 +277,7 @@ static void test_bad_files(void **state)
 {
 	(void)state;
 	expect_refused("syntax.json", "{\n \"tasks\": {\n  \"t\": { \"run\": 10 \n}\n", 5,
-		       "malformed JSON");
+		       "JSON syntax error");
 	expect_refused("unknown.json", "{\n \"tasks\": {\n  \"t\": {\n   \"loop\": 1,\n"
 		       "   \"frobnicate\": 3,\n   \"run\": 10 } } }\n", 5, "\"tasks.t.frobnicate\"");
 	expect_refused("mem.json", "{ \"tasks\": { \"t\": {\n \"loop\": 1,\n \"mem\": 1000 } } }", 3,
@@ -304,7 +304,7 @@ static void test_bad_files(void **state)
 		       " \"run\": 10 } } }", 2, "not simulated");
 	/* Found by a new user's trial: each used to run or fail without a line. */
 	expect_refused("garbage.json", "{ \"tasks\": { \"t\": { \"loop\": 1, \"run\": 10 } } }\n"
-		       "trailing\n", 2, "text after the end");
+		       "trailing\n", 2, "unexpected text after the JSON document");
 	expect_refused("res.json", "{ \"tasks\": { \"t\": { \"loop\": 1, \"run\": 10 } },\n"
 		       " \"resources\": 5 }", 2, "expected an object");
 	expect_refused("calib.json", "{ \"global\": {\n \"calibration\": \"bogus\" },\n"

@@ -215,8 +215,10 @@ static void expect_plan_error(const char *json, const char *needle)
 	fclose(f);
 	int st = tu_sh(out, sizeof(out), "%s sweep %s --quiet", tu_wakesim(), path);
 
-	if (st != 2 || !strstr(out, needle) || !strstr(out, path)) {
-		print_error("status %d, wanted the path and \"%s\":\n%s\n", st, needle, out);
+	if (st != 2 || !strstr(out, needle) || !strstr(out, path) ||
+	    strncmp(out, "wakesim sweep: ", 15)) {
+		print_error("status %d, wanted \"wakesim sweep: \", the path and \"%s\":\n%s\n", st,
+			    needle, out);
 		fail();
 	}
 }
@@ -256,6 +258,10 @@ static void test_malformed_plans(void **state)
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}], "
 			  "\"policies\": [{\"name\": \"a\", \"policy\": \"nope\"}]}",
 			  "\"nope\": not a built-in policy");
+	/* A bad-input trial: this said "wakesim: ...: --policy /nonexistent/x.so". */
+	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}],\n"
+			  " \"policies\": [{\"name\": \"a\", \"policy\": \"/nonexistent/x.so\"}]}",
+			  ":2: field \"policies[0]\": policy=/nonexistent/x.so: cannot load it");
 	/* Found by a new-user trial: duplicates, a saturated seed, errors without a line. */
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\",\n \"kunpeng920-48\"], \"workloads\": [{\"command\": "
 			  "[\"hackbench\"]}], \"policies\": [{\"name\": \"a\"}]}",

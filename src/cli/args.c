@@ -36,8 +36,8 @@ void warn_policy_fallbacks(const char *cmd, unsigned long long n)
 			"select_fallback_rq() does\n", cmd, n);
 }
 
-int build_spec(const struct common_opts *o, const struct machine *m, const char *features,
-	       const char *features_opt, struct run_spec *spec)
+int build_spec(const char *cmd, const struct common_opts *o, const struct machine *m,
+	       const char *features, const char *features_opt, struct run_spec *spec)
 {
 	char err[1024];
 
@@ -52,7 +52,7 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 		char *copy = strdup(features), *save = NULL;
 
 		if (!copy) {
-			fprintf(stderr, "wakesim: out of memory\n");
+			fprintf(stderr, "wakesim %s: out of memory\n", cmd);
 			return -1;
 		}
 		list[0] = '\0';
@@ -64,8 +64,8 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 			if (!strncmp(t, "kernel=", 7)) {
 				kver = kernel_version_parse(t + 7);
 				if (kver < 0) {
-					fprintf(stderr, "wakesim: %s: kernel=\"%s\": expected v5.12, v6.4, "
-						"v6.6 or mainline\n", features_opt, t + 7);
+					fprintf(stderr, "wakesim %s: %s: kernel=\"%s\": expected v5.12, v6.4, "
+						"v6.6 or mainline\n", cmd, features_opt, t + 7);
 					free(copy);
 					return -1;
 				}
@@ -89,34 +89,34 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 		if (policy_lookup(spec_buf, &spec->policy, err, sizeof(err))) {
 			/* A side's own policy: say which side. */
 			if (policy != o->policy)
-				fprintf(stderr, "wakesim: %s: %s\n", features_opt, err);
+				fprintf(stderr, "wakesim %s: %s: policy=%s\n", cmd, features_opt, err);
 			else
-				fprintf(stderr, "wakesim: %s\n", err);
+				fprintf(stderr, "wakesim %s: --policy %s\n", cmd, err);
 			return -1;
 		}
 	}
 	sched_features_default_for(&spec->features, (enum kernel_version)kver);
 	if (features && sched_features_parse(&spec->features, features, err, sizeof(err))) {
-		fprintf(stderr, "wakesim: %s: %s\n", features_opt, err);
+		fprintf(stderr, "wakesim %s: %s: %s\n", cmd, features_opt, err);
 		return -1;
 	}
 	sched_tunables_default(&spec->tunables, m->topo.nr_cpus);
 	sched_tunables_kernel(&spec->tunables, kver, m->topo.nr_cpus);
 	for (int i = 0; i < o->nr_sysctl; i++)
 		if (sched_tunables_set(&spec->tunables, kver, o->sysctl[i], err, sizeof(err))) {
-			fprintf(stderr, "wakesim: %s\n", err);
+			fprintf(stderr, "wakesim %s: %s\n", cmd, err);
 			return -1;
 		}
 	sched_tunables_derive(&spec->tunables);
 
 	cpumask_setall(&spec->allowed);
 	if (o->cpus && o->node >= 0) {
-		fprintf(stderr, "wakesim: --cpus and --node are exclusive\n");
+		fprintf(stderr, "wakesim %s: --cpus and --node are exclusive\n", cmd);
 		return -1;
 	}
 	if (o->cpus) {
 		if (cpulist_parse(o->cpus, &spec->allowed, err, sizeof(err))) {
-			fprintf(stderr, "wakesim: --cpus \"%s\": %s\n", o->cpus, err);
+			fprintf(stderr, "wakesim %s: --cpus \"%s\": %s\n", cmd, o->cpus, err);
 			return -1;
 		}
 		bool outside = false;
@@ -125,19 +125,19 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 		for (int c = m->topo.nr_cpus; c < WS_MAX_CPUS; c++)
 			outside |= (spec->allowed.bits[c >> 6] >> (c & 63)) & 1;
 		if (cpumask_empty(&spec->allowed)) {
-			fprintf(stderr, "wakesim: --cpus \"%s\": no CPU given (a list such as 0-3,8)\n",
-				o->cpus);
+			fprintf(stderr, "wakesim %s: --cpus \"%s\": no CPU given (a list such as 0-3,8)\n",
+				cmd, o->cpus);
 			return -1;
 		}
 		if (outside) {
-			fprintf(stderr, "wakesim: --cpus \"%s\": machine %s has CPUs 0-%d\n",
-				o->cpus, m->name, m->topo.nr_cpus - 1);
+			fprintf(stderr, "wakesim %s: --cpus \"%s\": machine %s has CPUs 0-%d\n",
+				cmd, o->cpus, m->name, m->topo.nr_cpus - 1);
 			return -1;
 		}
 	}
 	if (o->node >= 0) {
 		if (o->node >= m->topo.nr_nodes) {
-			fprintf(stderr, "wakesim: --node %d: machine %s has nodes 0-%d\n", o->node,
+			fprintf(stderr, "wakesim %s: --node %d: machine %s has nodes 0-%d\n", cmd, o->node,
 				m->name, m->topo.nr_nodes - 1);
 			return -1;
 		}
@@ -146,7 +146,7 @@ int build_spec(const struct common_opts *o, const struct machine *m, const char 
 			if (m->topo.cpu[c].node == o->node)
 				cpumask_set_cpu(c, &spec->allowed);
 		if (cpumask_empty(&spec->allowed)) {
-			fprintf(stderr, "wakesim: --node %d has no CPUs\n", o->node);
+			fprintf(stderr, "wakesim %s: --node %d has no CPUs\n", cmd, o->node);
 			return -1;
 		}
 	}

@@ -37,10 +37,11 @@ int load_machine(const struct common_opts *o, struct machine *m);
  * Fill a spec's tunables and allowed CPUs from the options for machine m,
  * features from the list given (NULL: defaults), and the wake-up policy:
  * an item "policy=NAME|FILE.so" of the list (a compare side's own), else
- * --policy, else mainline. Prints the error and returns -1 on bad input.
+ * --policy, else mainline. Prints the error ("wakesim CMD: " and
+ * features_opt where the list is at fault) and returns -1 on bad input.
  */
-int build_spec(const struct common_opts *o, const struct machine *m, const char *features,
-	       const char *features_opt, struct run_spec *spec);
+int build_spec(const char *cmd, const struct common_opts *o, const struct machine *m,
+	       const char *features, const char *features_opt, struct run_spec *spec);
 
 /*
  * After runs with a --policy: warn (stderr) if it returned CPUs the task

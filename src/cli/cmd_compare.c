@@ -349,7 +349,7 @@ int cmd_compare(int argc, char **argv)
 			snprintf(what, sizeof(what), "--side %s", side_name[sd]);
 		else
 			snprintf(what, sizeof(what), "%s", sd ? "--test" : "--base");
-		if (build_spec(&o, &m, side_feat[sd], what, &sides[sd])) {
+		if (build_spec("compare", &o, &m, side_feat[sd], what, &sides[sd])) {
 			machine_free(&m);
 			return EXIT_USAGE;
 		}

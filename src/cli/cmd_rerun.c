@@ -10,7 +10,7 @@
 #include "args.h"
 #include "commands.h"
 #include "util/jsondoc.h"
-#include "util/jsonpos.h"
+#include "util/jsonin.h"
 #include "util/textfile.h"
 
 static const char rerun_usage[] =
@@ -18,15 +18,6 @@ static const char rerun_usage[] =
 	"Runs again the command that made RESULT.json (its \"command\" key, written by\n"
 	"run --json and compare --json), writing to FILE or standard output. The same\n"
 	"wakesim version gives the same bytes; another one warns and may differ.\n";
-
-/* "FILE:LINE: field \"command\": why", the line of the key or of the file's start. */
-static int bad(const char *file, const char *text, size_t len, const char *why)
-{
-	int line = json_path_line(text, len, "command");
-
-	fprintf(stderr, "wakesim rerun: %s:%d: field \"command\": %s\n", file, line ? line : 1, why);
-	return EXIT_USAGE;
-}
 
 /* Whether av[0..k) has reached the workload's own arguments ("--"). */
 static bool workload_part(char **av, int k)
@@ -93,7 +84,9 @@ int cmd_rerun(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	int ret = EXIT_USAGE;
-	char **av = NULL;
+	char **av = NULL, path[32];
+	struct json_in in = { .file = file, .text = text, .len = len, .err = err,
+			      .errlen = sizeof(err) };
 
 	if (!json_object_is_type(root, json_type_object)) {
 		fprintf(stderr, "wakesim rerun: %s:1: expected a JSON object (a result of run --json "
@@ -101,13 +94,12 @@ int cmd_rerun(int argc, char **argv)
 		goto out;
 	}
 	if (!json_object_object_get_ex(root, "command", &cmd)) {
-		fprintf(stderr, "wakesim rerun: %s: no field \"command\": not a result of run --json "
-			"or compare --json\n", file);
-		goto out;
+		json_in_fail(&in, "command", "missing: not a result of run --json or compare --json");
+		goto fail;
 	}
 	if (!json_object_is_type(cmd, json_type_array) || !json_object_array_length(cmd)) {
-		ret = bad(file, text, len, "expected a non-empty array of strings");
-		goto out;
+		json_in_fail(&in, "command", "expected a non-empty array of strings");
+		goto fail;
 	}
 	int n = (int)json_object_array_length(cmd);
 
@@ -122,24 +114,22 @@ int cmd_rerun(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(cmd, (size_t)i);
 
+		snprintf(path, sizeof(path), "command[%d]", i);
 		if (!json_object_is_type(e, json_type_string)) {
-			ret = bad(file, text, len, "expected a non-empty array of strings");
-			goto out;
+			json_in_fail(&in, path, "expected a string, as every argument is");
+			goto fail;
 		}
 		const char *s = json_object_get_string(e);
 
 		if ((size_t)json_object_get_string_len(e) != strlen(s)) {
-			ret = bad(file, text, len, "a string holds a NUL character");
-			goto out;
+			json_in_fail(&in, path, "a string holds a NUL character");
+			goto fail;
 		}
 		/* A result file must not make rerun write elsewhere than -o says. */
 		if (!workload_part(av, k) && writes_file(s)) {
-			char why[160];
-
-			snprintf(why, sizeof(why), "holds %.40s, which writes a file: a result file "
-				 "may not choose where rerun writes", s);
-			ret = bad(file, text, len, why);
-			goto out;
+			json_in_fail(&in, path, "%.40s writes a file: a result file may not choose "
+				     "where rerun writes", s);
+			goto fail;
 		}
 		/* The output file goes before the workload's arguments. */
 		if (output && !strcmp(s, "--") && k == i) {
@@ -153,8 +143,8 @@ int cmd_rerun(int argc, char **argv)
 		av[k++] = (char *)output;
 	}
 	if (strcmp(av[0], "run") && strcmp(av[0], "compare")) {
-		ret = bad(file, text, len, "the command is neither run nor compare");
-		goto out;
+		json_in_fail(&in, "command[0]", "the command is neither run nor compare");
+		goto fail;
 	}
 	const char *made = json_object_object_get_ex(root, "wakesim_version", &ver)
 				   ? json_object_get_string(ver) : "(unknown)";
@@ -166,8 +156,13 @@ int cmd_rerun(int argc, char **argv)
 			"%s (commit %s): the figures may differ\n", file, made, commit,
 			WAKESIM_VERSION, WAKESIM_COMMIT);
 	ret = !strcmp(av[0], "run") ? cmd_run(k, av) : cmd_compare(k, av);
-	if (ret == EXIT_USAGE)
-		fprintf(stderr, "wakesim rerun: %s: field \"command\": refused, as above\n", file);
+	if (ret == EXIT_USAGE) {
+		json_in_fail(&in, "command", "refused, as above");
+		goto fail;
+	}
+	goto out;
+fail:
+	fprintf(stderr, "wakesim rerun: %s\n", err);
 out:
 	free(av);
 	json_object_put(root);

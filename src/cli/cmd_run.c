@@ -331,7 +331,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
-	if (build_spec(&o, &m, o.features, "--features", &spec)) {
+	if (build_spec("run", &o, &m, o.features, "--features", &spec)) {
 		machine_free(&m);
 		return EXIT_USAGE;
 	}

@@ -144,7 +144,7 @@ static int prepare(const char *file, const struct sweep_plan *p, struct sweep_ru
 
 					snprintf(pk, sizeof(pk), "policies[%d]", pol);
 					where(file, p, pk, what, sizeof(what));
-					if (build_spec(&o, &r->m[m], p->pol[pol].features, what, s))
+					if (build_spec("sweep", &o, &r->m[m], p->pol[pol].features, what, s))
 						return -1;
 					s->argv = r->argv[w][l];
 					s->argc = p->wl[w].argc + (p->wl[w].load_name ? 2 : 0);

@@ -176,26 +176,26 @@ static int load_object(const char *path, const struct wakesim_policy **out, char
 	if (!h) {
 		const char *why = dlerror();
 
-		snprintf(err, errlen, "--policy %s: cannot load it: %s", path, why ? why : "dlopen failed");
+		snprintf(err, errlen, "%s: cannot load it: %s", path, why ? why : "dlopen failed");
 		return -1;
 	}
 	const struct wakesim_policy *p = dlsym(h, "wakesim_policy");
 
 	if (!p) {
-		snprintf(err, errlen, "--policy %s: no \"wakesim_policy\" symbol: define the policy "
+		snprintf(err, errlen, "%s: no \"wakesim_policy\" symbol: define the policy "
 			 "with WAKESIM_POLICY(...) of wakesim/policy.h", path);
 		dlclose(h);
 		return -1;
 	}
 	if (p->api != WAKESIM_POLICY_API) {
-		snprintf(err, errlen, "--policy %s: built against policy API version %u, this wakesim "
+		snprintf(err, errlen, "%s: built against policy API version %u, this wakesim "
 			 "has version %u: rebuild it with this wakesim's include/wakesim/policy.h",
 			 path, p->api, WAKESIM_POLICY_API);
 		dlclose(h);
 		return -1;
 	}
 	if (!p->select_task_rq || !p->name || !*p->name) {
-		snprintf(err, errlen, "--policy %s: its wakesim_policy lacks %s", path,
+		snprintf(err, errlen, "%s: its wakesim_policy lacks %s", path,
 			 !p->select_task_rq ? ".select_task_rq" : ".name");
 		dlclose(h);
 		return -1;
@@ -217,7 +217,7 @@ int policy_lookup(const char *spec, const struct wakesim_policy **out, char *err
 		}
 	if (strchr(spec, '/') || (n > 3 && !strcmp(spec + n - 3, ".so")))
 		return load_object(spec, out, err, errlen);
-	snprintf(err, errlen, "--policy \"%s\": not a built-in policy (mainline, scx-default) nor a "
+	snprintf(err, errlen, "\"%s\": not a built-in policy (mainline, scx-default) nor a "
 		 "shared object (a path with '/' or ending in .so)", spec);
 	return -1;
 }

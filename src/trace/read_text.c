@@ -214,14 +214,15 @@ static int parse_switch(struct ctx *c, struct sched_trace *tr, const char *f, st
 	if (find_key(f, "prev_comm")) {
 		const char *st = find_key(f, "prev_state");
 
+		/* In the line's order: a line cut short names its first missing field. */
 		if (get_comm(c, f, "prev_comm", "prev_pid", pc, sizeof(pc)) ||
-		    get_int(c, f, "prev_pid", 0, &pp) ||
-		    get_comm(c, f, "next_comm", "next_pid", nc, sizeof(nc)) ||
-		    get_int(c, f, "next_pid", 0, &np))
+		    get_int(c, f, "prev_pid", 0, &pp))
 			return -1;
 		if (!st)
 			return fail(c, "prev_state", "missing", f);
-		if (parse_state(c, st, &e->state))
+		if (parse_state(c, st, &e->state) ||
+		    get_comm(c, f, "next_comm", "next_pid", nc, sizeof(nc)) ||
+		    get_int(c, f, "next_pid", 0, &np))
 			return -1;
 	} else {
 		const char *r = plugin_task(c, f, "prev", &pp, pc, sizeof(pc));

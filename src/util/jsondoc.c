@@ -8,8 +8,9 @@
 
 #include "jsonpos.h"
 
-int json_doc_parse(const char *text, size_t len, const char *file, json_object **out,
-		   char *err, size_t errlen)
+/* Either flavour: strict and with unique keys, or as rt-app takes it. */
+static int parse(const char *text, size_t len, const char *file, bool strict, json_object **out,
+		 char *err, size_t errlen)
 {
 	json_tokener *tok = json_tokener_new();
 	json_object *root;
@@ -18,7 +19,8 @@ int json_doc_parse(const char *text, size_t len, const char *file, json_object *
 		snprintf(err, errlen, "%s: out of memory", file);
 		return -1;
 	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	if (strict)
+		json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	enum json_tokener_error jerr = json_tokener_get_error(tok);
 
@@ -62,6 +64,10 @@ int json_doc_parse(const char *text, size_t len, const char *file, json_object *
 		return -1;
 	}
 	json_tokener_free(tok);
+	if (!strict) {
+		*out = root;
+		return 0;
+	}
 	char path[512];
 	int kline = json_repeated_key(text, len, path, sizeof(path));
 
@@ -74,4 +80,16 @@ int json_doc_parse(const char *text, size_t len, const char *file, json_object *
 	}
 	*out = root;
 	return 0;
+}
+
+int json_doc_parse(const char *text, size_t len, const char *file, json_object **out,
+		   char *err, size_t errlen)
+{
+	return parse(text, len, file, true, out, err, errlen);
+}
+
+int json_doc_parse_lenient(const char *text, size_t len, const char *file, json_object **out,
+			   char *err, size_t errlen)
+{
+	return parse(text, len, file, false, out, err, errlen);
 }

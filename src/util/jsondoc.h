@@ -19,4 +19,12 @@
 int json_doc_parse(const char *text, size_t len, const char *file, json_object **out,
 		   char *err, size_t errlen);
 
+/*
+ * The same as rt-app reads its files (json-c's default: C comments,
+ * trailing commas and single quotes allowed; repeated keys made unique
+ * before, json_unique_keys()), with the same messages.
+ */
+int json_doc_parse_lenient(const char *text, size_t len, const char *file, json_object **out,
+			   char *err, size_t errlen);
+
 #endif

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/jsondoc.h"
 #include "util/jsonin.h"
 #include "util/jsonpos.h"
 #include "util/textfile.h"
@@ -554,38 +555,8 @@ int rtapp_parse(const char *path, struct ra_file *f, char *err, size_t errlen)
 	c.in.hint_arg = &c;
 	f->path = strdup(path);
 
-	json_tokener *tok = json_tokener_new();
-	enum json_tokener_error jerr;
-	int line = 1;
-
-	if (!tok) {
-		snprintf(err, errlen, "out of memory");
+	if (json_doc_parse_lenient(text, c.in.len, path, &root, err, errlen))
 		goto out;
-	}
-	root = json_tokener_parse_ex(tok, text, (int)c.in.len);
-	jerr = json_tokener_get_error(tok);
-	if (!root || jerr != json_tokener_success) {
-		size_t at = json_tokener_get_parse_end(tok);
-
-		for (size_t i = 0; i < at && i < c.in.len; i++)
-			line += text[i] == '\n';
-		snprintf(err, errlen, "%s:%d: malformed JSON: %s", path, line,
-			 jerr == json_tokener_continue ? "unexpected end of file"
-						       : json_tokener_error_desc(jerr));
-		json_tokener_free(tok);
-		goto out;
-	}
-	size_t end = json_tokener_get_parse_end(tok);
-
-	json_tokener_free(tok);
-	for (size_t i = end; i < c.in.len; i++)
-		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n') {
-			for (size_t k = 0; k < i; k++)
-				line += text[k] == '\n';
-			snprintf(err, errlen, "%s:%d: malformed JSON: text after the end of the "
-				 "top-level object", path, line);
-			goto out;
-		}
 	if (!json_object_is_type(root, json_type_object)) {
 		snprintf(err, errlen, "%s:1: expected an object with \"tasks\"", path);
 		goto out;
