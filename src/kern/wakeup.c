@@ -388,6 +388,8 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 
 	sim->met.sis_calls++;
 	sis_rq(sim)->sis_domain_search++;
+	/* v5.12 read this CPU's sd_llc before the scan and gave up without
+	 * one; v5.13 on take the scanned domain's span alone. */
 	if (v5_12 && !this_sd)
 		return placed(sim, PR_NO_LLC, NO_CPU);
 	cpumask_and(&cpus, &sd->span, p->cpus_ptr);
@@ -418,6 +420,8 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 		return placed(sim, PR_SIS_SHORT_SCAN, target);
 	}
 
+	/* The target's cluster first: v6.7's "Scan cluster before scanning
+	 * LLC in wake-up path", in mainline's profile only. */
 	if (sim->tun->kver == KV_MAINLINE && sim->doms.cluster_active &&
 	    (sd->groups->flags & SD_CLUSTER)) {
 		const struct cpumask *cluster = &sd->groups->span;
