@@ -339,6 +339,19 @@ static void test_rerun(void **state)
 	snprintf(cmd, sizeof(cmd), "rerun %s/evil2.json", dir);
 	expect_usage_error(cmd, "evil2.json:1: field \"command[1]\": --schedstat=x writes a file");
 	assert_int_equal(tu_sh(out, sizeof(out), "test -e %s/evil", dir), 1);
+	/* A result file must not load code without the user's word (issue 22). */
+	tu_sh(out, sizeof(out), "printf '{\"command\": [\"run\", \"--policy\", \"./x.so\", \"--\", "
+	      "\"hackbench\"]}' > %s/so.json && printf '{\"command\": [\"compare\", \"--side\", "
+	      "\"a=default\", \"--side\", \"b=NO_SIS_UTIL,policy=/tmp/y\", \"--\", \"hackbench\"]}' > "
+	      "%s/so2.json", dir, dir);
+	snprintf(cmd, sizeof(cmd), "rerun %s/so.json", dir);
+	expect_usage_error(cmd, "so.json:1: field \"command[1]\": loads the policy object ./x.so, "
+			   "whose code would run: pass --allow-policy");
+	snprintf(cmd, sizeof(cmd), "rerun %s/so2.json", dir);
+	expect_usage_error(cmd, "so2.json:1: field \"command[4]\": loads the policy object /tmp/y,");
+	/* With the flag it goes on, to fail on the missing object itself. */
+	snprintf(cmd, sizeof(cmd), "rerun --allow-policy %s/so.json", dir);
+	expect_usage_error(cmd, "./x.so: cannot load it");
 	tu_sh(out, sizeof(out), "printf '{\"command\": [\"run\", \"a\\\\u0000b\"]}' > %s/nul.json",
 	      dir);
 	snprintf(cmd, sizeof(cmd), "rerun %s/nul.json", dir);

@@ -157,7 +157,7 @@ static void test_tick_kept_or_stopped(void **state)
 	sds->nr_busy_cpus = 2;
 	set_intervals(&sim->rq[1], 50);
 	sim->this_cpu = 1;
-	idle_enter(sim, &sim->rq[1]);
+	idle_enter(sim, &sim->rq[1], NULL);
 	assert_int_equal(sim->rq[1].idle_state, 2);
 	assert_true(event_queued(&sim->rq[1].ev_tick));
 	assert_int_equal(sim->rq[1].ev_tick.time, NOW + 4 * NSEC_PER_MSEC);
@@ -165,7 +165,7 @@ static void test_tick_kept_or_stopped(void **state)
 	assert_int_equal(sds->nr_busy_cpus, 2);
 	set_intervals(&sim->rq[0], 45000);
 	sim->this_cpu = 0;
-	idle_enter(sim, &sim->rq[0]);
+	idle_enter(sim, &sim->rq[0], NULL);
 	assert_int_equal(sim->rq[0].idle_state, 3);
 	assert_false(event_queued(&sim->rq[0].ev_tick));
 	assert_true(sim->rq[0].tick_stopped);
@@ -211,7 +211,7 @@ static void test_idle_tick_balances(void **state)
 		rq1->next_balance = 0;
 		set_intervals(rq1, 50);
 		sim->this_cpu = 1;
-		idle_enter(sim, rq1);
+		idle_enter(sim, rq1, NULL);
 		assert_int_equal(rq1->idle_state, 2);
 		exec_handle_tick(sim, 1);
 		assert_int_equal(sim->met.idle_ticks, 1);

@@ -168,6 +168,305 @@ static void test_sis_short_plugin(void **state)
 			"netperf -t TCP_RR -l 1.05 --warmup 0 --instances 12");
 }
 
+/*
+ * Every decision point taken over by a hook that answers with mainline's
+ * own function (tests/policies/defaults.c): every figure of the run, the
+ * placements' reasons and affine steps included, is mainline's, on SMT
+ * with idle cores (epyc9654-2s), clusters (kunpeng920), no SMT on v6.4
+ * (kunpeng920-48) and SIS_SHORT's two hooks firing (the plug-in test's run).
+ */
+static void test_hooks_default_to_mainline(void **state)
+{
+	const char *runs[] = {
+		"--machine epyc9654-2s %s -- hackbench -g 4 -l 200 --pipe",
+		"--machine kunpeng920 %s -- hackbench -g 4 -l 100",
+		"--machine kunpeng920-48 --kernel v6.4 %s -- tbench -t 0.05 48",
+		"--machine epyc9654-2s --cpus 0-7,192-199 --features SIS_SHORT %s -- netperf -t TCP_RR "
+		"-l 1.05 --warmup 0 --instances 12",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		char a[512], b[512];
+
+		snprintf(a, sizeof(a), runs[i], "");
+		snprintf(b, sizeof(b), runs[i], "--policy build/test-policies/defaults.so");
+		char *x = figures(a), *y = figures(b);
+
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+}
+
+/*
+ * tests/policies/stack.c refuses every cheap candidate and gives the scan
+ * no budget, so select_idle_sibling() returns wake_affine()'s target. In
+ * perf bench sched pipe on two idle CPUs every wake-up is a sync pipe
+ * write by a waker alone on its CPU: wake_affine_idle() picks the waker's
+ * CPU, so every wake-up lands there (mainline takes the idle prev
+ * instead), and every call ends without budget.
+ */
+static void test_hooks_stack(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --json --machine tests/data/ideal-2cpu.json -- "
+			       "perf bench sched pipe -l 1000 | jq -c '.metrics | [.wake_waker_cpu_pct, "
+			       ".wake_prev_cpu_pct]'", tu_wakesim()), 0);
+	assert_string_equal(out, "[0,100]\n");
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --json --machine tests/data/ideal-2cpu.json "
+			       "--policy build/test-policies/stack.so -- perf bench sched pipe -l 1000 | jq "
+			       "-c '.metrics | [.wake_waker_cpu_pct, .sis_search == "
+			       ".placements.reason.scan_no_budget, .sis_search > 0]'", tu_wakesim()), 0);
+	assert_string_equal(out, "[100,true,true]\n");
+}
+
+/*
+ * The event hooks, per-CPU and per-task data and counters
+ * (tests/policies/count_events.c), against the kernel's rules on
+ * hackbench -g 1 -f 2 -T (2 senders, 2 receivers and the main thread):
+ * every wake-up that is not a requeue enqueues with ENQUEUE_WAKEUP; every
+ * sleep and every exit (do_task_dead()) dequeues with DEQUEUE_SLEEP, and
+ * each of the 5 tasks exits once; each sleeps at least once (the start
+ * barrier, the main thread on its children), so 5 are woken; every
+ * set_task_cpu() that moves a task is a migration.
+ */
+static void test_hooks_events_and_counters(void **state)
+{
+	char out[4096];
+
+	(void)state;
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --json --machine tests/data/ideal-2cpu.json "
+			       "--kernel v6.4 --policy build/test-policies/count_events.so -- hackbench -g 1 "
+			       "-f 2 -T -l 10 | jq -c '.metrics as $m | $m.policy as $p | [$p.wake_enqueues "
+			       "== $m.wakeups, $m.wake_requeued_pct, $p.sleep_dequeues - $p.wake_enqueues, "
+			       "$p.tasks_woken, $p.migrations == $m.migrations_within_llc + "
+			       "$m.migrations_across_llc + $m.migrations_across_node, $p.migrations > 0, "
+			       "$p.idle_from_task == $p.idle_entries, $p.idle_entries > 0, $p.bad]'",
+			       tu_wakesim()), 0);
+	assert_string_equal(out, "[true,0,5,5,true,true,true,true,0]\n");
+	/* In run's text, and in compare's diagnostics, CSV and JSON. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-2cpu.json --kernel "
+			       "v6.4 --policy build/test-policies/count_events.so -- hackbench -g 1 -f 2 -T "
+			       "-l 10 | grep -c '^  policy\\.'", tu_wakesim()), 0);
+	assert_string_equal(out, "7\n");
+	const char *cmp = "compare --quiet --machine tests/data/ideal-2cpu.json --kernel v6.4 --runs 2 "
+			  "--side base=default --side c=policy=build/test-policies/count_events.so";
+
+	assert_int_equal(tu_sh(out, sizeof(out), "%s %s -- hackbench -g 1 -f 2 -T -l 10 | grep "
+			       "'^  policy.tasks_woken'", tu_wakesim(), cmp), 0);
+	assert_non_null(strstr(out, "0.00            5.00"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s %s --csv -- hackbench -g 1 -f 2 -T -l 10 | head -1 "
+			       "| tr , '\\n' | grep -c '^policy\\.'", tu_wakesim(), cmp), 0);
+	assert_string_equal(out, "7\n");
+	assert_int_equal(tu_sh(out, sizeof(out), "%s %s --json -- hackbench -g 1 -f 2 -T -l 10 | jq -c "
+			       "'.rows[0].sides[1].metrics.policy.tasks_woken'", tu_wakesim(), cmp), 0);
+	assert_string_equal(out, "5\n");
+}
+
+/*
+ * The state policy.h reads, on two-llc (LLCs {0,1} and {2,3}), v6.4 (a
+ * sleeper leaves the runqueue at once): the top domain's groups, local
+ * first; cpu_load_without() (fair.c: less p's load_avg where p is
+ * counted); the sleep average, update_avg() weight 1/8: sleeps of 100 and
+ * 300 us give 100000 / 8 = 12500 ns, then 12500 + (300000 - 12500) / 8 =
+ * 48437 ns.
+ */
+static void test_policy_state(void **state)
+{
+	struct machine *m = tu_machine("tests/data/two-llc.json");
+	struct sim *sim = tu_sim_kernel(m, "default", KV_6_4);
+	struct sched_domain *top;
+	struct sched_group *sg;
+
+	(void)state;
+	policy_sim = sim;
+	top = wsk_sd_parent(wsk_sd_llc(0));
+	assert_non_null(top);
+	assert_int_equal(wsk_sd_span_weight(top), 4);
+	sg = wsk_sd_groups(top);
+	assert_int_equal(cpumask_weight(wsk_sched_group_span(sg)), 2);
+	assert_true(cpumask_test_cpu(0, wsk_sched_group_span(sg)) &&
+		    cpumask_test_cpu(1, wsk_sched_group_span(sg)));
+	assert_true(wsk_sg_flags(sg) & SD_SHARE_LLC);
+	sg = wsk_sg_next(top, sg);
+	assert_non_null(sg);
+	assert_true(cpumask_test_cpu(2, wsk_sched_group_span(sg)) &&
+		    cpumask_test_cpu(3, wsk_sched_group_span(sg)));
+	assert_null(wsk_sg_next(top, sg));
+
+	struct task_struct *c = tu_task(sim, 2);
+
+	sim->rq[2].cfs.avg.load_avg = 1024;
+	sim->rq[3].cfs.avg.load_avg = 512;
+	c->se.avg.load_avg = 300;
+	assert_int_equal(wsk_cpu_load(2), 1024);
+	assert_int_equal(wsk_cpu_load_without(2, c), 724);
+	assert_int_equal(wsk_cpu_load_without(3, c), 512);
+	assert_int_equal(wsk_task_load_avg(c), 300);
+
+	struct task_struct *b = tu_busy(sim, 1);
+
+	tu_busy(sim, 0);
+	for (int i = 0; i < 2; i++) {
+		struct rq *rq = &sim->rq[task_cpu(b)];
+		u64 slept = i ? 300 * NSEC_PER_USEC : 100 * NSEC_PER_USEC;
+
+		sim->now += NSEC_PER_MSEC;
+		sim->this_cpu = rq->cpu;
+		deactivate_task(sim, rq, b, DEQUEUE_SLEEP);
+		b->__state = TASK_INTERRUPTIBLE;
+		b->on_cpu = 0;
+		if (rq->curr == b)
+			rq->curr = NULL;
+		sim->now += slept;
+		sim->this_cpu = 0;
+		assert_int_equal(try_to_wake_up(sim, b, 0), 1);
+		assert_int_equal(wsk_task_avg_sleep(b), i ? 48437 : 12500);
+	}
+	policy_sim = NULL;
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/* ---- hand-built states: one decision point taken over at a time ---- */
+
+static struct task_struct *seen_task;
+static int seen_cpu, seen_flags;
+
+static int always_narrow(struct task_struct *p)
+{
+	(void)p;
+	return 0;
+}
+
+static int scan_from_12(struct task_struct *p, struct sched_domain *sd, int target)
+{
+	(void)p;
+	(void)sd;
+	(void)target;
+	return 12;
+}
+
+/* Only CPUs 20 and up are examined (and charged); the rest are passed over. */
+static int only_from_20(struct task_struct *p, int cpu)
+{
+	return cpu >= 20 ? wsk___select_idle_cpu(cpu, p) : -1;
+}
+
+static void note_dequeue(int cpu, struct task_struct *p, int flags)
+{
+	seen_cpu = cpu;
+	seen_task = p;
+	seen_flags = flags;
+}
+
+static void note_idle_enter(int cpu, struct task_struct *prev)
+{
+	seen_cpu = cpu;
+	seen_task = prev;
+	seen_flags = -1;
+}
+
+static const struct wakesim_policy narrow_pol = { .name = "narrow", .wake_wide = always_narrow };
+static const struct wakesim_policy order_pol = { .name = "order", .sis_scan_first = scan_from_12 };
+static const struct wakesim_policy test_pol = { .name = "test", .sis_scan_cpu = only_from_20 };
+static const struct wakesim_policy note_pol = { .name = "note", .dequeue_task = note_dequeue,
+						 .idle_enter = note_idle_enter };
+
+/*
+ * ->wake_wide alone, in test_wakeup.c's S3 state on kunpeng920-48: waker
+ * busy on 0 with 1000 flips, wakee last on 10 with 30, so mainline's
+ * wake_wide() says wide and the wakee goes to its idle prev, 10. Narrow
+ * instead: wake_affine() at MC takes the sync waker's CPU 0 as target,
+ * busy; prev 10, in another cluster, is only a fallback; the scan of 0's
+ * cluster finds 1 (as S3 does, which changes the same decision).
+ */
+static void test_hook_wake_wide_alone(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		struct machine *m = tu_machine("kunpeng920-48");
+		struct sim *sim = tu_sim(m, "default");
+		struct task_struct *waker = tu_busy(sim, 0), *p = tu_task(sim, 10);
+
+		sim->cfg.policy = i ? &narrow_pol : NULL;
+		sim->doms.cpu[0].sd_llc_shared->nr_idle_scan = 24;
+		waker->wakee_flips = 1000;
+		waker->last_wakee = p;
+		p->wakee_flips = 30;
+		sim->this_cpu = 0;
+		assert_int_equal(select_task_rq_fair(sim, p, 10, WF_TTWU | WF_SYNC), i ? 1 : 10);
+		tu_sim_free(sim);
+		tu_machine_free(m);
+	}
+}
+
+/*
+ * The scan's start and its per-CPU test, each alone, on kunpeng920-48 with
+ * v6.4 (no cluster pass): target 5 busy (prev and recent too), 6 and 7
+ * busy, a budget of 24. Mainline walks from 6: 6, 7 examined, 8 idle
+ * (3 examined). From 12: 12 is idle at once (1). With only CPUs 20 and up
+ * examined, the walk passes 6-19 and takes 20 (1 examined).
+ */
+static void test_hook_scan_order_and_test_alone(void **state)
+{
+	const struct wakesim_policy *pol[] = { NULL, &order_pol, &test_pol };
+	const int want[] = { 8, 12, 20 }, examined[] = { 3, 1, 1 };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct machine *m = tu_machine("kunpeng920-48");
+		struct sim *sim = tu_sim_kernel(m, "default", KV_6_4);
+		struct task_struct *p = tu_task(sim, 5);
+
+		sim->cfg.policy = pol[i];
+		tu_busy(sim, 5);
+		tu_busy(sim, 6);
+		tu_busy(sim, 7);
+		sim->doms.cpu[5].sd_llc_shared->nr_idle_scan = 24;
+		sim->this_cpu = 0;
+		sim->met.sis_scanned = 0;
+		assert_int_equal(select_idle_sibling(sim, p, 5, 5), want[i]);
+		assert_int_equal(sim->met.sis_scanned, examined[i]);
+		tu_sim_free(sim);
+		tu_machine_free(m);
+	}
+}
+
+/*
+ * The dequeue and idle hooks on a hand-built timeline on two-llc: b runs
+ * on CPU 1 and sleeps (dequeue: CPU 1, b, DEQUEUE_SLEEP); CPU 1 goes idle
+ * after b (idle entry: CPU 1, b); CPU 2 goes idle with no task before it.
+ */
+static void test_hook_dequeue_and_idle_tasks(void **state)
+{
+	struct machine *m = tu_machine("tests/data/two-llc.json");
+	struct sim *sim = tu_sim_kernel(m, "default", KV_6_4);
+	struct task_struct *b = tu_busy(sim, 1);
+
+	(void)state;
+	sim->cfg.policy = &note_pol;
+	sim->this_cpu = 1;
+	deactivate_task(sim, &sim->rq[1], b, DEQUEUE_SLEEP);
+	assert_int_equal(seen_cpu, 1);
+	assert_ptr_equal(seen_task, b);
+	assert_int_equal(seen_flags, DEQUEUE_SLEEP);
+	sim->rq[1].curr = NULL;
+	idle_enter(sim, &sim->rq[1], b);
+	assert_int_equal(seen_cpu, 1);
+	assert_ptr_equal(seen_task, b);
+	assert_int_equal(seen_flags, -1);
+	sim->this_cpu = 2;
+	idle_enter(sim, &sim->rq[2], NULL);
+	assert_int_equal(seen_cpu, 2);
+	assert_null(seen_task);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 static void test_refused_objects(void **state)
 {
 	char out[4096];
@@ -176,7 +475,7 @@ static void test_refused_objects(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
 			       "build/test-policies/wrong_api.so -- hackbench -l 5", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "--policy build/test-policies/wrong_api.so: built against policy "
-				    "API version 3, this wakesim has version 2"));
+				    "API version 4, this wakesim has version 3"));
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
 			       "build/test-policies/no_symbol.so -- hackbench -l 5", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "no_symbol.so: no \"wakesim_policy\" symbol"));
@@ -189,6 +488,13 @@ static void test_refused_objects(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "%s compare --machine " TU_HOST " --runs 1 --side a=default "
 			       "--side b=policy=nope -- hackbench -l 5", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "\"nope\": not a built-in policy"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
+			       "build/test-policies/no_hook.so -- hackbench -l 5", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "no_hook.so: its wakesim_policy lacks a hook"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
+			       "build/test-policies/big_data.so -- hackbench -l 5", tu_wakesim()), 2);
+	assert_non_null(strstr(out, "big_data.so: its .cpu_data_size of 4097 bytes is more than the "
+				    "4096 allowed"));
 }
 
 /*
@@ -299,7 +605,7 @@ static void test_scx_default_order(void **state)
 	assert_int_equal(scx_pick(sim, p, 1, WF_TTWU, -1), 0);
 	assert_int_equal(scx_pick(sim, p, 2, WF_TTWU, -1), 3);
 	assert_int_equal(scx_pick(sim, p, 2, WF_TTWU, -1), 2);
-	scx_default_policy.idle_enter(1);
+	scx_default_policy.idle_enter(1, NULL);
 	assert_int_equal(scx_pick(sim, p, 2, WF_TTWU | WF_SYNC, 0), 0);
 	tu_sim_free(sim);
 	tu_machine_free(m);
@@ -357,6 +663,13 @@ int main(void)
 		cmocka_unit_test(test_idle_cores_no_smt_plugin),
 		cmocka_unit_test(test_idle_delay_plugin),
 		cmocka_unit_test(test_sis_short_plugin),
+		cmocka_unit_test(test_hooks_default_to_mainline),
+		cmocka_unit_test(test_hooks_stack),
+		cmocka_unit_test(test_hooks_events_and_counters),
+		cmocka_unit_test(test_policy_state),
+		cmocka_unit_test(test_hook_wake_wide_alone),
+		cmocka_unit_test(test_hook_scan_order_and_test_alone),
+		cmocka_unit_test(test_hook_dequeue_and_idle_tasks),
 		cmocka_unit_test(test_refused_objects),
 		cmocka_unit_test(test_misbehaving_policies),
 		cmocka_unit_test(test_scx_default_order),

@@ -9,46 +9,20 @@
  * wakees onto its own LLC. If the wakee's previous CPU already shares the
  * waker's LLC, nothing is piled anywhere new, so the patch keeps the
  * wake-up affine and lets wake_affine() and select_idle_sibling() choose
- * within the LLC. The rest is mainline (template.c).
+ * within the LLC. The patch changes one condition of select_task_rq_fair(),
+ * and this file one decision point: wake_wide()'s answer.
  */
 #include "wakesim/policy.h"
 
-static int s3_select_task_rq(struct task_struct *p, int prev_cpu, int wake_flags)
+static int s3_wake_wide(struct task_struct *p)
 {
-	int sync = (wake_flags & WF_SYNC) && current;
-	int sd_flag = wake_flags & 0xF;
-	struct sched_domain *tmp, *sd = NULL;
-	int cpu = smp_processor_id() >= 0 ? smp_processor_id() : prev_cpu;
-	int new_cpu = prev_cpu;
-	int want_affine = 0;
+	/* Mainline's test first: its read of p's flips is paid either way. */
+	int wide = wake_wide(p);
 
-	policy_charge_ns(machine_cost_ns("select_ns"));
-	if ((wake_flags & WF_TTWU) && current) {
-		record_wakee(p);
-		/* S3: wide only matters when the wakee's CPU is in another LLC. */
-		want_affine = (!wake_wide(p) || cpus_share_cache(cpu, prev_cpu)) &&
-			      cpumask_test_cpu(cpu, task_cpus_ptr(p));
-	}
-	for_each_domain(cpu, tmp) {
-		if (want_affine && (sd_flags(tmp) & SD_WAKE_AFFINE) &&
-		    cpumask_test_cpu(prev_cpu, sched_domain_span(tmp))) {
-			if (cpu != prev_cpu)
-				new_cpu = wake_affine(tmp, p, cpu, prev_cpu, sync);
-			sd = NULL;
-			break;
-		}
-		if (sd_flags(tmp) & sd_flag)
-			sd = tmp;
-		else if (!want_affine)
-			break;
-	}
-	if (sd)
-		new_cpu = find_idlest_cpu(sd, p, cpu, prev_cpu, sd_flag);
-	else if (wake_flags & WF_TTWU)
-		new_cpu = select_idle_sibling(p, prev_cpu, new_cpu);
-	return new_cpu;
+	/* S3: wide only matters when the wakee's CPU is in another LLC. */
+	return wide && !cpus_share_cache(smp_processor_id(), task_cpu(p));
 }
 
 WAKESIM_POLICY(.name = "affine-same-llc",
 	       .summary = "S3: skip wake_wide() when waker and wakee share the LLC",
-	       .select_task_rq = s3_select_task_rq);
+	       .wake_wide = s3_wake_wide);

@@ -38,5 +38,4 @@ static bool delay_idle_cpu(int cpu)
 }
 
 WAKESIM_POLICY(.name = "idle-delay", .summary = "S2: a CPU stays idle for idle_cpu() 1 ms after it ran",
-	       .init = delay_init, .select_task_rq = select_task_rq_fair,
-	       .idle_exit = delay_idle_exit, .idle_cpu = delay_idle_cpu);
+	       .init = delay_init, .idle_exit = delay_idle_exit, .idle_cpu = delay_idle_cpu);

@@ -11,7 +11,11 @@
  *   wakesim compare --side mainline=default --side mine=policy=./my.so \
  *       --runs 5 -- hackbench -g 8 -l 2000 --pipe
  *
- * docs/writing-a-policy.md walks through an example.
+ * docs/writing-a-policy.md walks through an example. A patch that changes
+ * one condition needs none of this: a hook at that decision point
+ * (.wake_wide, .sis_candidate, .select_idle_cpu, ... in policy_abi.h),
+ * calling mainline's function of the same name for the rest, is shorter
+ * (sis_short.c).
  */
 #include "wakesim/policy.h"
 

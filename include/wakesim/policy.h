@@ -2,9 +2,13 @@
  * wakesim/policy.h - write a wake-up policy in the kernel's vocabulary.
  *
  * A policy decides where a waking (WF_TTWU) or forked (WF_FORK) task
- * runs, as select_task_rq_fair() does in kernel/sched/fair.c. It is a C
- * file that includes only this header and defines its hooks with
- * WAKESIM_POLICY(); build it as a shared object and pass it to wakesim:
+ * runs, as select_task_rq_fair() does in kernel/sched/fair.c: whole
+ * (->select_task_rq), or one decision of mainline's path at a time (the
+ * hooks ->wake_wide, ->sis_candidate, ->select_idle_cpu, ...: see
+ * policy_abi.h), each calling mainline's function of the same name for
+ * what it leaves alone. It is a C file that includes only this header and
+ * defines its hooks with WAKESIM_POLICY(); build it as a shared object and
+ * pass it to wakesim:
  *
  *   cc -shared -fPIC -O2 -I include -o my.so my.c
  *   wakesim run --policy ./my.so -- hackbench -g 4 -l 1000
@@ -58,6 +62,22 @@ static inline void policy_charge_ns(uint64_t ns) { wsk_charge_ns(ns); }
  */
 static inline uint64_t machine_cost_ns(const char *name) { return wsk_cost_ns(name); }
 
+/*
+ * The policy's own data (its cpu_data_size and task_data_size bytes),
+ * zeroed at each simulation's start and a task's fork; NULL if it asked
+ * for none.
+ */
+static inline void *cpu_data(int cpu) { return wsk_cpu_data(cpu); }
+static inline void *task_data(struct task_struct *p) { return wsk_task_data(p); }
+/*
+ * A counter of the policy's own, shown with the run's metrics (run,
+ * compare's diagnostics, JSON, CSV) as "policy.NAME": register it by name
+ * (letters, digits, '_'; at most 8 counters) in ->init, which returns its
+ * id (-1: refused), then policy_counter_add(id, n).
+ */
+static inline int policy_counter(const char *name) { return wsk_counter(name); }
+static inline void policy_counter_add(int id, uint64_t n) { wsk_counter_add(id, n); }
+
 /* task_cpu(): the CPU p last ran or was placed on. */
 static inline int task_cpu(const struct task_struct *p) { return wsk_task_cpu(p); }
 static inline int task_pid_nr(const struct task_struct *p) { return wsk_task_pid(p); }
@@ -94,6 +114,18 @@ static inline unsigned int task_wakee_flips(const struct task_struct *p)
 }
 /* p->se.dur_avg of SIS_SHORT (S4): average run between sleeps, ns. */
 static inline uint64_t task_dur_avg(const struct task_struct *p) { return wsk_task_dur_avg(p); }
+/* p's average sleep, wake-up to wake-up's dequeue, update_avg() weight 1/8, ns (wakesim's). */
+static inline uint64_t task_avg_sleep(const struct task_struct *p)
+{
+	return wsk_task_avg_sleep(p);
+}
+/* p->se.avg.load_avg: weight units, 1024 for a nice-0 task always running. */
+static inline unsigned long task_load_avg(const struct task_struct *p)
+{
+	return wsk_task_load_avg(p);
+}
+/* SIS_SHORT's test of a task (S4 v6), whether or not the feature is on. */
+static inline bool is_short_task(const struct task_struct *p) { return wsk_is_short_task(p); }
 
 /* idle_cpu(): nothing runs or waits on cpu (the policy's ->idle_cpu if it has one). */
 static inline bool idle_cpu(int cpu) { return wsk_idle_cpu(cpu); }
@@ -107,6 +139,14 @@ static inline bool sched_idle_cpu(int cpu) { return wsk_sched_idle_cpu(cpu); }
 static inline unsigned int rq_nr_running(int cpu) { return wsk_nr_running(cpu); }
 /* cpu_util_cfs(): the CPU's PELT utilisation, 0..capacity. */
 static inline unsigned long cpu_util(int cpu) { return wsk_cpu_util(cpu); }
+/* cpu_load(): the CPU's cfs_rq load_avg; cpu_load_without(): less p's, if p is counted there. */
+static inline unsigned long cpu_load(int cpu) { return wsk_cpu_load(cpu); }
+static inline unsigned long cpu_load_without(int cpu, struct task_struct *p)
+{
+	return wsk_cpu_load_without(cpu, p);
+}
+/* cpu_rq(cpu)->avg_idle: its average idle period, ns (new-idle balancing's gate). */
+static inline uint64_t rq_avg_idle(int cpu) { return wsk_rq_avg_idle(cpu); }
 /* capacity_of(): capacity left for CFS, 0..1024; capacity_orig_of(): the CPU's. */
 static inline unsigned long capacity_of(int cpu) { return wsk_capacity_of(cpu); }
 static inline unsigned long capacity_orig_of(int cpu) { return wsk_capacity_orig_of(cpu); }
@@ -133,6 +173,20 @@ static inline const struct cpumask *sched_domain_span(const struct sched_domain 
 {
 	return wsk_sched_domain_span(sd);
 }
+/* sd->avg_scan_cost: SIS_PROP's running average of a scan's cost (LLC domains), ns. */
+static inline uint64_t sd_avg_scan_cost(const struct sched_domain *sd)
+{
+	return wsk_sd_avg_scan_cost(sd);
+}
+/* sd's groups, the local one (this CPU's) first: for_each_group(sg, sd) { ... }. */
+#define for_each_group(__sg, sd) \
+	for ((__sg) = wsk_sd_groups(sd); (__sg); (__sg) = wsk_sg_next(sd, __sg))
+static inline const struct cpumask *sched_group_span(const struct sched_group *sg)
+{
+	return wsk_sched_group_span(sg);
+}
+/* sg->flags: the child domain's SD_* flags (SD_CLUSTER, SD_SHARE_LLC, ...). */
+static inline int sg_flags(const struct sched_group *sg) { return wsk_sg_flags(sg); }
 /* sd->flags (SD_* of wakesim/sched_flags.h) and sd->span_weight. */
 static inline int sd_flags(const struct sched_domain *sd) { return wsk_sd_flags(sd); }
 static inline unsigned int sd_span_weight(const struct sched_domain *sd)
@@ -167,7 +221,11 @@ static inline int find_idlest_cpu(struct sched_domain *sd, struct task_struct *p
 	return wsk_find_idlest_cpu(sd, p, cpu, prev_cpu, sd_flag);
 }
 static inline void record_wakee(struct task_struct *p) { wsk_record_wakee(p); }
-/* wake_affine()'s parts: the load comparison, and its schedstat. */
+/* wake_affine()'s parts: the idle test, the load comparison, and its schedstat. */
+static inline int wake_affine_idle(int this_cpu, int prev_cpu, int sync)
+{
+	return wsk_wake_affine_idle(this_cpu, prev_cpu, sync);
+}
 static inline int wake_affine_weight(struct sched_domain *sd, struct task_struct *p, int this_cpu,
 				     int prev_cpu, int sync)
 {
@@ -206,6 +264,15 @@ static inline int select_idle_cpu(struct task_struct *p, struct sched_domain *sd
 				  bool has_idle_core, int target)
 {
 	return wsk_select_idle_cpu(p, sd, has_idle_core, target);
+}
+/*
+ * select_idle_sibling()'s test of a cheap candidate (SIS_TARGET, SIS_PREV,
+ * SIS_RECENT): mainline's answer for ->sis_candidate.
+ */
+static inline bool sis_candidate(struct task_struct *p, int which, int cpu, int prev_cpu,
+				 int target)
+{
+	return wsk_sis_candidate(p, which, cpu, prev_cpu, target);
 }
 /* set_idle_cores(): write the LLC's has_idle_cores flag. */
 static inline void set_idle_cores(int cpu, int val) { wsk_set_idle_cores(cpu, val); }

@@ -13,6 +13,16 @@
 #define WF_MIGRATED 0x20
 #define WF_CURRENT_CPU 0x40
 
+/*
+ * Enqueue and dequeue flags the model passes (kernel/sched/sched.h, v6.12
+ * values): a wake-up's enqueue, a task's first, one after a migration; a
+ * dequeue because the task sleeps.
+ */
+#define ENQUEUE_WAKEUP 0x01
+#define ENQUEUE_MIGRATED 0x40
+#define ENQUEUE_INITIAL 0x80
+#define DEQUEUE_SLEEP 0x01
+
 /* Sched-domain flags, include/linux/sched/sd_flags.h (mainline order). */
 #define SD_BALANCE_NEWIDLE 0x0001
 #define SD_BALANCE_EXEC 0x0002

@@ -394,11 +394,12 @@ int cmd_compare(int argc, char **argv)
 	const char **load_names = calloc((size_t)nloads, sizeof(*load_names));
 	char (*feat_desc)[512] = calloc((size_t)nsides, sizeof(*feat_desc));
 	const char **feat_ptr = calloc((size_t)nsides, sizeof(*feat_ptr));
+	bool *whole = calloc((size_t)nsides, sizeof(*whole));
 	int ret = 1;
 	struct out_buf ob = { 0 };
 
 	if (!specs || !argvs || !jobspec || !seeds || !out || !vals || !cells || !load_names ||
-	    !feat_desc || !feat_ptr) {
+	    !feat_desc || !feat_ptr || !whole) {
 		fprintf(stderr, "wakesim: out of memory\n");
 		goto done;
 	}
@@ -508,9 +509,26 @@ int cmd_compare(int argc, char **argv)
 				 kernel_version_name(sides[sd].tunables.kver));
 		}
 		feat_ptr[sd] = feat_desc[sd];
+		whole[sd] = sides[sd].policy && sides[sd].policy->select_task_rq;
 	}
 	for (int l = 0; l < nloads; l++)
 		load_names[l] = lv[l].label;
+	/*
+	 * The policies' counters by name, in the order first met: sides with
+	 * different policies count different things, and one name is one row.
+	 */
+	const char *pc_name[POLICY_MAX_COUNTERS];
+	int nr_pc = 0;
+
+	for (int j = 0; j < nspec * runs; j++)
+		for (int k = 0; k < out[j].met.nr_policy_counters; k++) {
+			int i = 0;
+
+			while (i < nr_pc && strcmp(pc_name[i], out[j].met.policy_counter_name[k]))
+				i++;
+			if (i == nr_pc && nr_pc < POLICY_MAX_COUNTERS)
+				pc_name[nr_pc++] = out[j].met.policy_counter_name[k];
+		}
 	/* Each (load, side): its runs' results and mean diagnostics. */
 	for (int sp = 0; sp < nspec; sp++) {
 		struct cmp_cell *cl = &cells[sp];
@@ -528,6 +546,10 @@ int cmd_compare(int argc, char **argv)
 				cl->idle_exits[i] += one.idle_exits[i] / runs;
 			for (int k = 0; k < PLACE_ALL; k++)
 				cl->place[k] += one.place[k] / runs;
+			for (int k = 0; k < one.nr_policy; k++)
+				for (int i = 0; i < nr_pc; i++)
+					if (!strcmp(pc_name[i], one.policy_name[k]))
+						cl->policy[i] += one.policy[k] / runs;
 			const struct wl_steady *sy = &out[sp * runs + r].steady;
 
 			cl->steady_runs += sy->asked;
@@ -573,9 +595,12 @@ int cmd_compare(int argc, char **argv)
 		.nloads = nloads,
 		.side_name = side_name,
 		.side_features = feat_ptr,
+		.side_whole_policy = whole,
 		.load = load_names,
 		.nr_idle_states = m.nr_idle_states,
 		.idle_state = state_ptr,
+		.nr_policy_counters = nr_pc,
+		.policy_counter = pc_name,
 		.cell = cells,
 	};
 
@@ -619,6 +644,7 @@ done:
 	free(load_names);
 	free(feat_desc);
 	free(feat_ptr);
+	free(whole);
 	machine_free(&m);
 	return ret;
 }

@@ -14,10 +14,37 @@
 #include "util/textfile.h"
 
 static const char rerun_usage[] =
-	"Usage: wakesim rerun RESULT.json [-o FILE]\n"
+	"Usage: wakesim rerun RESULT.json [-o FILE] [--allow-policy]\n"
 	"Runs again the command that made RESULT.json (its \"command\" key, written by\n"
 	"run --json and compare --json), writing to FILE or standard output. The same\n"
-	"wakesim version gives the same bytes; another one warns and may differ.\n";
+	"wakesim version gives the same bytes; another one warns and may differ.\n"
+	"A command that loads a policy object (--policy FILE.so, a side's\n"
+	"policy=FILE.so) runs that file's code: refused unless --allow-policy.\n";
+
+/*
+ * The policy object argument s of the command loads, if any (into obj,
+ * len bytes): "--policy X" (X the next argument, nextarg), "--policy=X",
+ * or a side's "policy=X" item, X a shared object by policy_lookup()'s rule
+ * (a path with '/' or a name ending in .so; built-in names load nothing).
+ */
+static bool loads_object(const char *s, const char *nextarg, char *obj, size_t len)
+{
+	const char *v = NULL;
+
+	if (!strcmp(s, "--policy"))
+		v = nextarg;
+	else if (!strncmp(s, "--policy=", 9))
+		v = s + 9;
+	for (const char *item = s; !v && (item = strstr(item, "policy=")); item += 7)
+		if (item == s || item[-1] == ',' || item[-1] == '=')
+			v = item + 7;
+	if (!v)
+		return false;
+	size_t n = strcspn(v, ",");
+
+	snprintf(obj, len, "%.*s", (int)n, v);
+	return memchr(v, '/', n) || (n > 3 && !strncmp(v + n - 3, ".so", 3));
+}
 
 /* Whether av[0..k) has reached the workload's own arguments ("--"). */
 static bool workload_part(char **av, int k)
@@ -45,6 +72,7 @@ static bool writes_file(const char *s)
 int cmd_rerun(int argc, char **argv)
 {
 	const char *file = NULL, *output = NULL;
+	bool allow_policy = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -57,6 +85,8 @@ int cmd_rerun(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			output = argv[++i];
+		} else if (!strcmp(argv[i], "--allow-policy")) {
+			allow_policy = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "wakesim rerun: unknown option \"%s\"\n%s", argv[i], rerun_usage);
 			return EXIT_USAGE;
@@ -123,6 +153,18 @@ int cmd_rerun(int argc, char **argv)
 
 		if ((size_t)json_object_get_string_len(e) != strlen(s)) {
 			json_in_fail(&in, path, "a string holds a NUL character");
+			goto fail;
+		}
+		/* Nor load code the user did not choose: a result file may come from anyone. */
+		char obj[256];
+		json_object *next = json_object_array_get_idx(cmd, (size_t)i + 1);
+
+		if (!workload_part(av, k) && !allow_policy &&
+		    loads_object(s, next && json_object_is_type(next, json_type_string)
+					    ? json_object_get_string(next) : NULL,
+				 obj, sizeof(obj))) {
+			json_in_fail(&in, path, "loads the policy object %.100s, whose code would run: "
+				     "pass --allow-policy if you trust it", obj);
 			goto fail;
 		}
 		/* A result file must not make rerun write elsewhere than -o says. */

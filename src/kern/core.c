@@ -121,6 +121,7 @@ void set_task_cpu(struct sim *sim, struct task_struct *p, int new_cpu)
 	p->attach_pending = true;
 	p->cpu = new_cpu;
 	p->wake_cpu = new_cpu;
+	POLICY_CALL(sim, migrate_task, p, old, new_cpu);
 }
 
 /* nr_running changed, and with it the cfs_rq's counts. */
@@ -149,6 +150,7 @@ void activate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int fl
 	/* enqueue_task_fair(): not for a new task's first enqueue */
 	if (flags & ENQUEUE_WAKEUP)
 		update_overutilized_status(sim, rq);
+	POLICY_CALL(sim, enqueue_task, rq->cpu, p, flags);
 }
 
 void rq_dequeued(struct sim *sim, struct rq *rq)
@@ -182,7 +184,10 @@ void deactivate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int 
 
 		p->prev_sleep_sum_runtime = p->se.sum_exec_runtime;
 		p->dur_avg = (u64)((s64)p->dur_avg + (dur - (s64)p->dur_avg) / 8);
+		p->sleep_start_ns = sim->now;
+		p->sleep_stamped = true;
 	}
+	POLICY_CALL(sim, dequeue_task, rq->cpu, p, flags);
 }
 
 void resched_curr(struct sim *sim, struct rq *rq)
@@ -238,6 +243,21 @@ void wakeup_preempt(struct sim *sim, struct rq *rq, struct task_struct *p, int w
 	}
 	if (pick_eevdf(sim, &rq->cfs) == &p->se)
 		resched_curr(sim, rq);
+}
+
+/*
+ * The sleep a wake-up ends (at try_to_wake_up(), before the CPU is chosen)
+ * joins p's average, update_avg() weight 1/8: state policies read
+ * (task_avg_sleep()); the kernel keeps none.
+ */
+static void sleep_ended(struct sim *sim, struct task_struct *p)
+{
+	if (p->sleep_stamped) {
+		s64 slept = (s64)(sim->now - p->sleep_start_ns);
+
+		p->avg_sleep_ns = (u64)((s64)p->avg_sleep_ns + (slept - (s64)p->avg_sleep_ns) / 8);
+		p->sleep_stamped = false;
+	}
 }
 
 /* ttwu_do_activate(): enqueue a woken task and see if it preempts. */
@@ -387,7 +407,7 @@ static int select_task_rq(struct sim *sim, struct task_struct *p, int prev_cpu, 
 	*pl = (struct placement){ .prev = prev_cpu, .target = prev_cpu, .dest = -1,
 				  .reason = PR_POLICY, .affine = PA_NONE,
 				  .scanned0 = sim->met.sis_scanned };
-	if (p->nr_cpus_allowed > 1 && sim->cfg.policy) {
+	if (p->nr_cpus_allowed > 1 && POLICY_HAS(sim, select_task_rq)) {
 		POLICY_CALL_RET(sim, &cpu, select_task_rq, p, prev_cpu, wake_flags);
 	} else if (p->nr_cpus_allowed > 1) {
 		cpu = select_task_rq_fair(sim, p, prev_cpu, wake_flags);
@@ -464,6 +484,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 		 */
 		trace_sched_waking(sim, p);
 		p->__state = TASK_RUNNING;
+		sleep_ended(sim, p);
 		if (p->se.sched_delayed) {
 			struct rq *rq = cpu_rq(sim, task_cpu(p));
 
@@ -484,6 +505,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 		return 1;
 	}
 	p->__state = TASK_WAKING;
+	sleep_ended(sim, p);
 	sim->met.wakeups++;
 
 	int prev = p->wake_cpu;

@@ -229,7 +229,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		}
 		if (rq->mode != CPU_MODE_IDLE) {
 			evq_cancel(&sim->eng.evq, &rq->ev_run);
-			idle_enter(sim, rq);
+			idle_enter(sim, rq, prev);
 			smt_update(sim, cpu);
 		}
 		return;

@@ -40,7 +40,9 @@ extern volatile unsigned long policy_calls;
 			policy_sim = outer_;                                   \
 		}                                                              \
 	} while (0)
-/* The same for a hook with a result, stored in *out. */
+/* Whether the run's policy has this hook (a decision point it takes over). */
+#define POLICY_HAS(sim, hook) ((sim)->cfg.policy && (sim)->cfg.policy->hook)
+/* The same for a hook with a result, stored in *out; the policy has it. */
 #define POLICY_CALL_RET(sim, out, hook, ...)                                   \
 	do {                                                                   \
 		struct sim *outer_ = policy_sim;                               \

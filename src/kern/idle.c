@@ -91,13 +91,13 @@ static void idle_select(struct sim *sim, struct rq *rq)
 	idle_tick_step(sim, rq, stop_tick);
 }
 
-void idle_enter(struct sim *sim, struct rq *rq)
+void idle_enter(struct sim *sim, struct rq *rq, struct task_struct *prev)
 {
 	rq->mode = CPU_MODE_IDLE;
 	rq->curr = NULL;
 	update_idle_core(sim, rq);
 	idle_select(sim, rq);
-	POLICY_CALL(sim, idle_enter, rq->cpu);
+	POLICY_CALL(sim, idle_enter, rq->cpu, prev);
 }
 
 void nohz_balance_exit_idle(struct sim *sim, struct rq *rq)

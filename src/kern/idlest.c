@@ -44,18 +44,6 @@ static unsigned long cpu_runnable_without(struct sim *sim, int cpu, struct task_
 	return r;
 }
 
-static unsigned long cpu_load_without(struct sim *sim, int cpu, struct task_struct *p)
-{
-	unsigned long l = cpu_load(sim, cpu);
-
-	if (task_cpu(p) == cpu && p->__state != TASK_NEW) {
-		unsigned long pl = p->se.avg.load_avg;
-
-		l = l > pl ? l - pl : 0;
-	}
-	return l;
-}
-
 static void update_sg_wakeup_stats(struct sim *sim, struct sched_domain *sd,
 				   struct sched_group *group, struct sg_stats *sgs,
 				   struct task_struct *p)

@@ -7,10 +7,6 @@
 
 #include "kern/sim.h"
 
-#define ENQUEUE_WAKEUP 0x01
-#define ENQUEUE_INITIAL 0x02
-#define ENQUEUE_MIGRATED 0x04
-#define DEQUEUE_SLEEP 0x01
 
 #define task_of(__se) ((struct task_struct *)((char *)(__se) - offsetof(struct task_struct, se)))
 
@@ -104,7 +100,7 @@ void smt_update(struct sim *sim, int cpu);
 /* ---- idle (idle.c) ---- */
 
 /* Enter the idle loop on rq: governor, tick, idle-core and nohz bookkeeping. */
-void idle_enter(struct sim *sim, struct rq *rq);
+void idle_enter(struct sim *sim, struct rq *rq, struct task_struct *prev);
 /* Leave idle: the exit latency has been paid (schedule_idle()). */
 void idle_exit(struct sim *sim, struct rq *rq);
 /*
@@ -261,6 +257,19 @@ static inline unsigned long cpu_load(struct sim *sim, int cpu)
 	return sim->rq[cpu].cfs.avg.load_avg;
 }
 
+/* cpu_load_without() (fair.c, v6.12): cpu_load() less p's share if p is accounted there. */
+static inline unsigned long cpu_load_without(struct sim *sim, int cpu, struct task_struct *p)
+{
+	unsigned long l = cpu_load(sim, cpu);
+
+	if (task_cpu(p) == cpu && p->__state != TASK_NEW) {
+		unsigned long pl = p->se.avg.load_avg;
+
+		l = l > pl ? l - pl : 0;
+	}
+	return l;
+}
+
 /*
  * cpu_util_cfs() (fair.c, v6.12; cpu_util(cpu, NULL, -1, 0)): util_avg
  * floored by util_est under UTIL_EST, capped at the CPU's capacity
@@ -318,6 +327,17 @@ int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
 bool test_idle_cores(struct sim *sim, int cpu);
 /* set_idle_cores(): write the LLC's has_idle_cores. */
 void set_idle_cores(struct sim *sim, int cpu, int val);
+/* wake_affine_idle(): this_cpu or prev_cpu by which is idle (and S4's hook 1), else -1. */
+int wake_affine_idle(struct sim *sim, int this_cpu, int prev_cpu, int sync);
+/* SIS_SHORT's test (S4 v6): no wakee flips, dur_avg under sis_short_ns (no feature check). */
+bool is_short_task(struct sim *sim, const struct task_struct *t);
+/*
+ * Whether select_idle_sibling() takes candidate cpu (SIS_TARGET, SIS_PREV,
+ * SIS_RECENT of policy_abi.h) before scanning; fits: v5.16+'s capacity
+ * check for util (0..1024).
+ */
+bool sis_candidate(struct sim *sim, struct task_struct *p, int which, int cpu, int prev,
+		   int target, unsigned long util, bool fits);
 /* wake_affine_weight(): this_cpu if its load, p added, is lower than prev's; else -1. */
 int wake_affine_weight(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
 		       int this_cpu, int prev_cpu, int sync);

@@ -3,6 +3,8 @@
  */
 #include "metrics.h"
 
+#include <string.h>
+
 static int bucket_of(uint64_t ns)
 {
 	if (ns < HIST_SUB)
@@ -60,4 +62,20 @@ uint64_t hist_quantile(const struct hist *h, double q)
 		}
 	}
 	return h->max_ns;
+}
+
+int policy_counter_register(struct metrics *met, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (!n || n >= POLICY_COUNTER_NAME || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
+		return -1;
+	for (int i = 0; i < met->nr_policy_counters; i++)
+		if (!strcmp(met->policy_counter_name[i], name))
+			return i;
+	if (met->nr_policy_counters == POLICY_MAX_COUNTERS)
+		return -1;
+	memcpy(met->policy_counter_name[met->nr_policy_counters], name, n + 1);
+	return met->nr_policy_counters++;
 }

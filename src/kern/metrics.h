@@ -30,6 +30,9 @@ void hist_add(struct hist *h, uint64_t ns);
 /* The q-quantile (0 < q <= 1) as the upper bound of its bucket, ns. */
 uint64_t hist_quantile(const struct hist *h, double q);
 
+#define POLICY_MAX_COUNTERS 8
+#define POLICY_COUNTER_NAME 32
+
 enum migr_class { MIGR_LLC, MIGR_CROSS_LLC, MIGR_CROSS_NODE, MIGR_NR };
 
 struct metrics {
@@ -89,6 +92,17 @@ struct metrics {
 	uint64_t hits_idle_cores_no_smt;/* has_idle_cores reads IDLE_CORES_NO_SMT added */
 	/* A --policy returned a CPU the task may not run on (select_fallback_rq()). */
 	uint64_t policy_fallbacks;
+	/* A policy's own counters (wsk_counter()), in the order it registered them. */
+	int nr_policy_counters;
+	char policy_counter_name[POLICY_MAX_COUNTERS][POLICY_COUNTER_NAME];
+	uint64_t policy_counter[POLICY_MAX_COUNTERS];
 };
+
+/*
+ * A policy's counter named name (letters, digits, '_'; at most
+ * POLICY_COUNTER_NAME - 1 bytes): its index, the same for the same name;
+ * -1 if the name is malformed or POLICY_MAX_COUNTERS are taken.
+ */
+int policy_counter_register(struct metrics *met, const char *name);
 
 #endif

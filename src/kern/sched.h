@@ -150,6 +150,11 @@ struct task_struct {
 	/* SIS_SHORT (S4): average CPU time between two voluntary sleeps */
 	u64 dur_avg;
 	u64 prev_sleep_sum_runtime;
+	/* Sleep lengths, update_avg() weight 1/8, for policies (ns) */
+	u64 avg_sleep_ns;
+	u64 sleep_start_ns;
+	bool sleep_stamped;	/* sleep_start_ns is a sleep's start, not yet ended by a wake-up */
+	void *policy_data;	/* the policy's task_data_size bytes, made at first use */
 
 	struct sched_entity se;
 
@@ -322,6 +327,9 @@ struct rq {
 };
 
 /* ---- sched domains (kern/topology.c) ---- */
+
+/* The most a policy may ask for per CPU and per task (cpu_data_size, task_data_size). */
+#define POLICY_DATA_MAX 4096
 
 struct sched_group {
 	struct sched_group *next;	/* circular list, starting at the local group */

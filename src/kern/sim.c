@@ -45,7 +45,10 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	}
 	sim->rq = calloc((size_t)sim->nr_cpus, sizeof(*sim->rq));
 	sim->idle_tasks = calloc((size_t)sim->nr_cpus, sizeof(*sim->idle_tasks));
-	if (!sim->rq || !sim->idle_tasks) {
+	if (cfg->policy && cfg->policy->cpu_data_size)
+		sim->policy_cpu_data = calloc((size_t)sim->nr_cpus, cfg->policy->cpu_data_size);
+	if (!sim->rq || !sim->idle_tasks ||
+	    (cfg->policy && cfg->policy->cpu_data_size && !sim->policy_cpu_data)) {
 		snprintf(err, errlen, "out of memory");
 		sim_free(sim);
 		return -1;
@@ -144,8 +147,11 @@ void sim_free(struct sim *sim)
 {
 	/* The queue points into tasks and runqueues: release it first. */
 	engine_free(&sim->eng);
-	for (int i = 0; i < sim->nr_tasks; i++)
+	for (int i = 0; i < sim->nr_tasks; i++) {
+		free(sim->tasks[i]->policy_data);
 		free(sim->tasks[i]);
+	}
+	free(sim->policy_cpu_data);
 	free(sim->tasks);
 	if (sim->rq)
 		for (int cpu = 0; cpu < sim->nr_cpus; cpu++)

@@ -132,6 +132,7 @@ struct sim {
 
 	struct workload *wl;
 	struct metrics met;
+	void *policy_cpu_data;		/* [nr_cpus] x the policy's cpu_data_size bytes, or NULL */
 	struct wc_checker *wc;		/* kern/wc.c, during sim_run() */
 };
 

@@ -17,6 +17,7 @@
  * (find_energy_efficient_cpu()), uclamp, WF_CURRENT_CPU, per-CPU kthread
  * stacking (no workload has kthreads), SCHED_IDLE tasks, core scheduling.
  */
+#include "hooks.h"
 #include "kernel.h"
 #include "pelt.h"
 #include "topology.h"
@@ -95,13 +96,23 @@ int wake_wide(struct sim *sim, struct task_struct *waker, struct task_struct *p)
  * between sleeps is under an eighth of the minimum granularity
  * (sis_short_ns, the EEVDF base slice / 8 by default).
  */
-static bool is_short_task(struct sim *sim, const struct task_struct *t)
+bool is_short_task(struct sim *sim, const struct task_struct *t)
 {
-	return sched_feat(SIS_SHORT) && t && t->wakee_flips == 0 && t->dur_avg != 0 &&
-	       t->dur_avg < sim->tun->sis_short_ns;
+	return t && t->wakee_flips == 0 && t->dur_avg != 0 && t->dur_avg < sim->tun->sis_short_ns;
 }
 
-static int wake_affine_idle(struct sim *sim, int this_cpu, int prev_cpu, int sync)
+/* SIS_SHORT's test as the run's policy may redefine it (->is_short_task). */
+static bool short_task(struct sim *sim, const struct task_struct *t)
+{
+	bool r;
+
+	if (!POLICY_HAS(sim, is_short_task))
+		return is_short_task(sim, t);
+	POLICY_CALL_RET(sim, &r, is_short_task, t);
+	return r;
+}
+
+int wake_affine_idle(struct sim *sim, int this_cpu, int prev_cpu, int sync)
 {
 	struct placement *pl = &sim->plc;
 
@@ -121,7 +132,8 @@ static int wake_affine_idle(struct sim *sim, int this_cpu, int prev_cpu, int syn
 		return prev_cpu;
 	}
 	/* S4 hook 1 (wake_affine_idle()): a short waker alone on its CPU keeps the wakee. */
-	if (sim->rq[this_cpu].nr_running == 1 && is_short_task(sim, sim->rq[this_cpu].curr)) {
+	if (sched_feat(SIS_SHORT) && sim->rq[this_cpu].nr_running == 1 &&
+	    short_task(sim, sim->rq[this_cpu].curr)) {
 		sim->met.hits_sis_short_affine++;
 		pl->affine = PA_SIS_SHORT;
 		return this_cpu;
@@ -168,10 +180,17 @@ int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
 {
 	int target = NO_CPU;
 
-	if (sched_feat(WA_IDLE))
-		target = wake_affine_idle(sim, this_cpu, prev_cpu, sync);
+	if (sched_feat(WA_IDLE)) {
+		if (POLICY_HAS(sim, wake_affine_idle))
+			POLICY_CALL_RET(sim, &target, wake_affine_idle, this_cpu, prev_cpu, sync);
+		else
+			target = wake_affine_idle(sim, this_cpu, prev_cpu, sync);
+	}
 	if (target == NO_CPU) {
-		if (sched_feat(WA_WEIGHT))
+		if (sched_feat(WA_WEIGHT) && POLICY_HAS(sim, wake_affine_weight))
+			POLICY_CALL_RET(sim, &target, wake_affine_weight, sd, p, this_cpu, prev_cpu,
+					sync);
+		else if (sched_feat(WA_WEIGHT))
 			target = wake_affine_weight(sim, sd, p, this_cpu, prev_cpu, sync);
 		sim->plc.affine = target == this_cpu ? PA_WEIGHT : PA_WEIGHT_PREV;
 	}
@@ -294,17 +313,25 @@ static int scan_end(struct sim *sim, int i, int idle_cpu)
  * CPU. Returns a CPU (an idle core), NO_CPU (budget exhausted),
  * SCAN_IDLE_CPU (*idle_cpu is an idle CPU: stop) or SCAN_NEXT.
  */
-static int scan_one(struct sim *sim, int cpu, struct cpumask *cpus, bool has_idle_core, int *nr,
-		    int *idle_cpu)
+static int scan_one(struct sim *sim, struct task_struct *p, int cpu, struct cpumask *cpus,
+		    bool has_idle_core, int *nr, int *idle_cpu)
 {
 	if (has_idle_core) {
-		int i = select_idle_core(sim, cpu, cpus, idle_cpu);
+		int i;
+
+		if (POLICY_HAS(sim, select_idle_core))
+			POLICY_CALL_RET(sim, &i, select_idle_core, p, cpu, cpus, idle_cpu);
+		else
+			i = select_idle_core(sim, cpu, cpus, idle_cpu);
 
 		return i != NO_CPU ? i : SCAN_NEXT;
 	}
 	if (--*nr <= 0)
 		return NO_CPU;
-	*idle_cpu = __select_idle_cpu(sim, cpu);
+	if (POLICY_HAS(sim, sis_scan_cpu))
+		POLICY_CALL_RET(sim, idle_cpu, sis_scan_cpu, p, cpu);
+	else
+		*idle_cpu = __select_idle_cpu(sim, cpu);
 	return *idle_cpu != NO_CPU ? SCAN_IDLE_CPU : SCAN_NEXT;
 }
 
@@ -408,6 +435,15 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 				return placed(sim, PR_SCAN_NO_BUDGET, NO_CPU);
 		}
 	}
+	if (POLICY_HAS(sim, sis_scan_budget)) {
+		int take;
+
+		POLICY_CALL_RET(sim, &take, sis_scan_budget, p, sd, has_idle_core, target, &nr);
+		if (take != NO_CPU)
+			return placed(sim, PR_POLICY, take);
+		if (nr <= 1)
+			return placed(sim, PR_SCAN_NO_BUDGET, NO_CPU);
+	}
 	/*
 	 * S4 hook 2 (select_idle_cpu()): the affine choice kept the waker's
 	 * CPU, the LLC is busy (scan budget under 60% of it), and both waker
@@ -415,7 +451,7 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 	 */
 	if (sched_feat(SIS_SHORT) && !has_idle_core && target == this_cpu &&
 	    5LL * nr < 3LL * sd->span_weight && sim->rq[target].nr_running <= 1 &&
-	    is_short_task(sim, p) && is_short_task(sim, sim->rq[target].curr)) {
+	    short_task(sim, p) && short_task(sim, sim->rq[target].curr)) {
 		sim->met.hits_sis_short_scan++;
 		return placed(sim, PR_SIS_SHORT_SCAN, target);
 	}
@@ -429,7 +465,7 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 		for_each_cpu_wrap(cpu, cluster, target + 1) {
 			if (!cpumask_test_cpu(cpu, &cpus))
 				continue;
-			int i = scan_one(sim, cpu, &cpus, has_idle_core, &nr, &idle_cpu);
+			int i = scan_one(sim, p, cpu, &cpus, has_idle_core, &nr, &idle_cpu);
 
 			/* In the cluster pass any idle CPU ends the search. */
 			if (i != SCAN_NEXT)
@@ -437,8 +473,15 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 		}
 		cpumask_andnot(&cpus, &cpus, cluster);
 	}
-	for_each_cpu_wrap(cpu, &cpus, v5_12 ? target : target + 1) {
-		int i = scan_one(sim, cpu, &cpus, has_idle_core, &nr, &idle_cpu);
+	int first = v5_12 ? target : target + 1;
+
+	if (POLICY_HAS(sim, sis_scan_first)) {
+		POLICY_CALL_RET(sim, &first, sis_scan_first, p, sd, target);
+		/* Any int a policy returns names a CPU, as the walk wraps. */
+		first = (first % sim->nr_cpus + sim->nr_cpus) % sim->nr_cpus;
+	}
+	for_each_cpu_wrap(cpu, &cpus, first) {
+		int i = scan_one(sim, p, cpu, &cpus, has_idle_core, &nr, &idle_cpu);
 
 		if (i == SCAN_IDLE_CPU)
 			break;
@@ -543,6 +586,53 @@ static unsigned long waking_task_util(struct sim *sim, struct task_struct *p)
 }
 
 /*
+ * Whether select_idle_sibling() takes its cheap candidate cpu (which:
+ * target, prev or the recently used CPU) before any scan, in the order
+ * the kernel tests it (its line reads are charged as they come). fits:
+ * the capacity check of v5.16 on (asym_fits_cpu(), util the task's).
+ */
+bool sis_candidate(struct sim *sim, struct task_struct *p, int which, int cpu, int prev,
+		   int target, unsigned long util, bool fits)
+{
+	switch (which) {
+	case SIS_TARGET:
+		return idle_or_sched_idle(sim, cpu) && (!fits || asym_fits_cpu(sim, util, cpu));
+	case SIS_PREV:
+		return cpu != target && cpus_share_cache(sim, cpu, target) &&
+		       idle_or_sched_idle(sim, cpu) && (!fits || asym_fits_cpu(sim, util, cpu));
+	case SIS_RECENT:
+		return cpu != prev && cpu != target && cpus_share_cache(sim, cpu, target) &&
+		       idle_or_sched_idle(sim, cpu) && cpumask_test_cpu(cpu, p->cpus_ptr) &&
+		       (!fits || asym_fits_cpu(sim, util, cpu));
+	}
+	return false;
+}
+
+/* sis_candidate() as the run's policy may redefine it (->sis_candidate). */
+static bool candidate(struct sim *sim, struct task_struct *p, int which, int cpu, int prev,
+		      int target, unsigned long util, bool fits)
+{
+	bool r;
+
+	if (!POLICY_HAS(sim, sis_candidate))
+		return sis_candidate(sim, p, which, cpu, prev, target, util, fits);
+	POLICY_CALL_RET(sim, &r, sis_candidate, p, which, cpu, prev, target);
+	return r;
+}
+
+/* select_idle_cpu() as the run's policy may redefine it (->select_idle_cpu). */
+static int idle_cpu_search(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
+			   bool has_idle_core, int target)
+{
+	int r;
+
+	if (!POLICY_HAS(sim, select_idle_cpu))
+		return select_idle_cpu(sim, p, sd, has_idle_core, target);
+	POLICY_CALL_RET(sim, &r, select_idle_cpu, p, sd, has_idle_core, target);
+	return r;
+}
+
+/*
  * select_idle_sibling() of v5.12 (--kernel v5.12): target, prev, then the
  * recently used CPU, which is replaced by prev only when it is taken; no
  * SMT-sibling step (v5.13 brought select_idle_smt() back); the LLC scan.
@@ -558,19 +648,18 @@ static int select_idle_sibling_v5_12(struct sim *sim, struct task_struct *p, int
 		i = select_idle_capacity(sim, p, sd, target, waking_task_util(sim, p));
 		return placed(sim, sim->plc.reason, i != NO_CPU ? i : target);
 	}
-	if (idle_or_sched_idle(sim, target))
+	if (candidate(sim, p, SIS_TARGET, target, prev, target, 0, false))
 		return placed(sim, PR_TARGET_IDLE, target);
-	if (prev != target && cpus_share_cache(sim, prev, target) && idle_or_sched_idle(sim, prev))
+	if (candidate(sim, p, SIS_PREV, prev, prev, target, 0, false))
 		return placed(sim, PR_PREV_IDLE, prev);
-	if (r != prev && r != target && cpus_share_cache(sim, r, target) &&
-	    idle_or_sched_idle(sim, r) && cpumask_test_cpu(r, p->cpus_ptr)) {
+	if (candidate(sim, p, SIS_RECENT, r, prev, target, 0, false)) {
 		p->recent_used_cpu = prev;
 		return placed(sim, PR_RECENT_IDLE, r);
 	}
 	sd = sim->doms.cpu[target].sd_llc;
 	if (!sd)
 		return placed(sim, PR_NO_LLC, target);
-	i = select_idle_cpu(sim, p, sd, sis_idle_cores(sim, target), target);
+	i = idle_cpu_search(sim, p, sd, sis_idle_cores(sim, target), target);
 	return placed(sim, sim->plc.reason, i != NO_CPU ? i : target);
 }
 
@@ -593,21 +682,16 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	sis_rq(sim)->sis_search++;
 	if (sim->tun->kver == KV_5_12)
 		return select_idle_sibling_v5_12(sim, p, prev, target);
-	if (idle_or_sched_idle(sim, target) && asym_fits_cpu(sim, util, target))
+	if (candidate(sim, p, SIS_TARGET, target, prev, target, util, true))
 		return placed(sim, PR_TARGET_IDLE, target);
-	if (prev != target && cpus_share_cache(sim, prev, target) &&
-	    idle_or_sched_idle(sim, prev) && asym_fits_cpu(sim, util, prev)) {
+	if (candidate(sim, p, SIS_PREV, prev, prev, target, util, true)) {
 		if (!clusters || doms_share_resources(&sim->doms, prev, target))
 			return placed(sim, PR_PREV_IDLE, prev);
 		prev_aff = prev;
 	}
 	recent_used_cpu = p->recent_used_cpu;
 	p->recent_used_cpu = prev;
-	if (recent_used_cpu != prev && recent_used_cpu != target &&
-	    cpus_share_cache(sim, recent_used_cpu, target) &&
-	    idle_or_sched_idle(sim, recent_used_cpu) &&
-	    cpumask_test_cpu(recent_used_cpu, p->cpus_ptr) &&
-	    asym_fits_cpu(sim, util, recent_used_cpu)) {
+	if (candidate(sim, p, SIS_RECENT, recent_used_cpu, prev, target, util, true)) {
 		if (!clusters || doms_share_resources(&sim->doms, recent_used_cpu, target))
 			return placed(sim, PR_RECENT_IDLE, recent_used_cpu);
 	} else {
@@ -624,11 +708,14 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 		return placed(sim, PR_NO_LLC, target);
 	has_idle_core = sis_idle_cores(sim, target);
 	if (sim->doms.smt_present && !has_idle_core && cpus_share_cache(sim, prev, target)) {
-		i = select_idle_smt(sim, p, sd, prev);
+		if (POLICY_HAS(sim, select_idle_smt))
+			POLICY_CALL_RET(sim, &i, select_idle_smt, p, sd, prev);
+		else
+			i = select_idle_smt(sim, p, sd, prev);
 		if (i != NO_CPU)
 			return placed(sim, PR_SMT_SIBLING, i);
 	}
-	i = select_idle_cpu(sim, p, sd, has_idle_core, target);
+	i = idle_cpu_search(sim, p, sd, has_idle_core, target);
 	if (i != NO_CPU)
 		return placed(sim, sim->plc.reason, i);
 	if (prev_aff != NO_CPU)
@@ -660,7 +747,12 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 		 * S3 "don't depend on wake_wide if waker and wakee are already
 		 * in same LLC": the affine path always runs within an LLC.
 		 */
-		bool wide = wake_wide(sim, waker, p);
+		int wide;
+
+		if (POLICY_HAS(sim, wake_wide))
+			POLICY_CALL_RET(sim, &wide, wake_wide, p);
+		else
+			wide = wake_wide(sim, waker, p);
 
 		want_affine = (!wide ||
 			       (sched_feat(AFFINE_SAME_LLC) && cpus_share_cache(sim, cpu, prev_cpu))) &&
@@ -674,7 +766,9 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 		/* The lowest domain holding both CPUs decides between them. */
 		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) &&
 		    cpumask_test_cpu(prev_cpu, &tmp->span)) {
-			if (cpu != prev_cpu)
+			if (cpu != prev_cpu && POLICY_HAS(sim, wake_affine))
+				POLICY_CALL_RET(sim, &new_cpu, wake_affine, tmp, p, cpu, prev_cpu, sync);
+			else if (cpu != prev_cpu)
 				new_cpu = wake_affine(sim, tmp, p, cpu, prev_cpu, sync);
 			else
 				pl->affine = PA_WAKER_IS_PREV;
@@ -690,7 +784,10 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 	if (sd) {
 		new_cpu = find_idlest_cpu(sim, sd, p, cpu, prev_cpu, sd_flag);
 	} else if (wake_flags & WF_TTWU) {
-		new_cpu = select_idle_sibling(sim, p, prev_cpu, new_cpu);
+		if (POLICY_HAS(sim, select_idle_sibling))
+			POLICY_CALL_RET(sim, &new_cpu, select_idle_sibling, p, prev_cpu, new_cpu);
+		else
+			new_cpu = select_idle_sibling(sim, p, prev_cpu, new_cpu);
 		/* Until v5.16 an affine wake-up also made the waking CPU the
 		 * waker's recently used one. */
 		if (want_affine && sim->tun->kver == KV_5_12)

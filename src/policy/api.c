@@ -4,6 +4,7 @@
  * Each is a thin call into the kernel model, so a policy pays what the
  * built-in path pays for the same step.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kern/kernel.h"
@@ -25,6 +26,37 @@ int wsk_smp_processor_id(void)
 struct task_struct *wsk_current(void)
 {
 	return current_task(S);
+}
+
+void *wsk_cpu_data(int cpu)
+{
+	if (cpu < 0 || cpu >= S->nr_cpus || !S->policy_cpu_data)
+		return NULL;
+	return (char *)S->policy_cpu_data + (size_t)cpu * S->cfg.policy->cpu_data_size;
+}
+
+void *wsk_task_data(struct task_struct *p)
+{
+	unsigned int n = S->cfg.policy->task_data_size;
+
+	/* Made at first use: zero, as a fork's would be. */
+	if (!p->policy_data && n && n <= POLICY_DATA_MAX) {
+		p->policy_data = calloc(1, n);
+		if (!p->policy_data)
+			abort(); /* out of memory in the engine */
+	}
+	return p->policy_data;
+}
+
+int wsk_counter(const char *name)
+{
+	return policy_counter_register(&S->met, name);
+}
+
+void wsk_counter_add(int id, uint64_t n)
+{
+	if (id >= 0 && id < S->met.nr_policy_counters)
+		S->met.policy_counter[id] += n;
 }
 
 uint64_t wsk_clock_ns(void)
@@ -113,6 +145,21 @@ uint64_t wsk_task_dur_avg(const struct task_struct *p)
 	return p->dur_avg;
 }
 
+uint64_t wsk_task_avg_sleep(const struct task_struct *p)
+{
+	return p->avg_sleep_ns;
+}
+
+unsigned long wsk_task_load_avg(const struct task_struct *p)
+{
+	return p->se.avg.load_avg;
+}
+
+bool wsk_is_short_task(const struct task_struct *p)
+{
+	return is_short_task(S, p);
+}
+
 bool wsk_idle_cpu(int cpu)
 {
 	return idle_cpu(S, cpu);
@@ -151,6 +198,24 @@ unsigned long wsk_cpu_util(int cpu)
 {
 	read_rq(cpu);
 	return cpu_util(S, cpu, NULL, -1);
+}
+
+unsigned long wsk_cpu_load(int cpu)
+{
+	read_rq(cpu);
+	return cpu_load(S, cpu);
+}
+
+unsigned long wsk_cpu_load_without(int cpu, struct task_struct *p)
+{
+	read_rq(cpu);
+	return cpu_load_without(S, cpu, p);
+}
+
+uint64_t wsk_rq_avg_idle(int cpu)
+{
+	read_rq(cpu);
+	return S->rq[cpu].avg_idle;
 }
 
 unsigned long wsk_capacity_of(int cpu)
@@ -223,6 +288,32 @@ int wsk_sd_llc_size(int cpu)
 	return S->doms.cpu[cpu].sd_llc_size;
 }
 
+uint64_t wsk_sd_avg_scan_cost(const struct sched_domain *sd)
+{
+	return sd->avg_scan_cost;
+}
+
+struct sched_group *wsk_sd_groups(const struct sched_domain *sd)
+{
+	return sd->groups;
+}
+
+struct sched_group *wsk_sg_next(const struct sched_domain *sd, const struct sched_group *sg)
+{
+	/* The kernel's list is circular; NULL ends a walk here. */
+	return sg->next != sd->groups ? sg->next : NULL;
+}
+
+const struct cpumask *wsk_sched_group_span(const struct sched_group *sg)
+{
+	return &sg->span;
+}
+
+int wsk_sg_flags(const struct sched_group *sg)
+{
+	return (int)sg->flags;
+}
+
 int wsk_select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags)
 {
 	return select_task_rq_fair(S, p, prev_cpu, wake_flags);
@@ -264,6 +355,19 @@ int wsk_wake_affine_weight(struct sched_domain *sd, struct task_struct *p, int t
 			   int prev_cpu, int sync)
 {
 	return wake_affine_weight(S, sd, p, this_cpu, prev_cpu, sync);
+}
+
+int wsk_wake_affine_idle(int this_cpu, int prev_cpu, int sync)
+{
+	return wake_affine_idle(S, this_cpu, prev_cpu, sync);
+}
+
+bool wsk_sis_candidate(struct task_struct *p, int which, int cpu, int prev_cpu, int target)
+{
+	bool fits = S->tun->kver != KV_5_12;
+	unsigned long util = fits && S->doms.asym_cpucap_active ? task_util_est(p) : 0;
+
+	return sis_candidate(S, p, which, cpu, prev_cpu, target, util, fits);
 }
 
 void wsk_schedstat_ttwu_move_affine(struct sched_domain *sd)

@@ -161,6 +161,17 @@ void policy_watchdog_arm(void)
 	setitimer(ITIMER_PROF, &it, NULL);
 }
 
+/* A policy that sets no hook is mainline under another name: refused, as a likely mistake. */
+static bool has_a_hook(const struct wakesim_policy *p)
+{
+	return p->init || p->select_task_rq || p->idle_enter || p->idle_exit || p->task_tick ||
+	       p->newidle || p->idle_cpu || p->wake_wide || p->wake_affine || p->wake_affine_idle ||
+	       p->wake_affine_weight || p->select_idle_sibling || p->sis_candidate ||
+	       p->select_idle_cpu || p->sis_scan_budget || p->sis_scan_first || p->sis_scan_cpu ||
+	       p->select_idle_core || p->select_idle_smt || p->is_short_task || p->enqueue_task ||
+	       p->dequeue_task || p->migrate_task;
+}
+
 static int load_object(const char *path, const struct wakesim_policy **out, char *err,
 		       size_t errlen)
 {
@@ -194,9 +205,19 @@ static int load_object(const char *path, const struct wakesim_policy **out, char
 		dlclose(h);
 		return -1;
 	}
-	if (!p->select_task_rq || !p->name || !*p->name) {
+	if (!p->name || !*p->name || !has_a_hook(p)) {
 		snprintf(err, errlen, "%s: its wakesim_policy lacks %s", path,
-			 !p->select_task_rq ? ".select_task_rq" : ".name");
+			 !p->name || !*p->name ? ".name"
+					       : "a hook (.select_task_rq, .wake_wide, ...): it would "
+						 "be mainline");
+		dlclose(h);
+		return -1;
+	}
+	if (p->cpu_data_size > POLICY_DATA_MAX || p->task_data_size > POLICY_DATA_MAX) {
+		snprintf(err, errlen, "%s: its %s of %u bytes is more than the %d allowed", path,
+			 p->cpu_data_size > POLICY_DATA_MAX ? ".cpu_data_size" : ".task_data_size",
+			 p->cpu_data_size > POLICY_DATA_MAX ? p->cpu_data_size : p->task_data_size,
+			 POLICY_DATA_MAX);
 		dlclose(h);
 		return -1;
 	}

@@ -84,8 +84,9 @@ static void update_idle(int cpu, bool idle)
 		cpumask_or(&idle_smts, &idle_smts, smt);
 }
 
-static void scx_idle_enter(int cpu)
+static void scx_idle_enter(int cpu, struct task_struct *prev)
 {
+	(void)prev;
 	update_idle(cpu, true);
 }
 

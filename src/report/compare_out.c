@@ -145,12 +145,16 @@ double cmp_diag_value(const struct cmp_table *t, int l, int s, int d)
 {
 	const struct cmp_cell *c = cmp_cell_at(t, l, s);
 
+	if (d >= CMP_POLICY0)
+		return c->policy[d - CMP_POLICY0];
 	return d < CMP_MAX_METRICS ? c->metric[d] : c->idle_exits[d - CMP_MAX_METRICS];
 }
 
 void cmp_diag_name(const struct cmp_table *t, int d, char *buf, size_t len)
 {
-	if (d < CMP_MAX_METRICS)
+	if (d >= CMP_POLICY0)
+		snprintf(buf, len, "policy.%s", t->policy_counter[d - CMP_POLICY0]);
+	else if (d < CMP_MAX_METRICS)
 		snprintf(buf, len, "%s", metric_defs[d].name);
 	else
 		snprintf(buf, len, "idle_exits_%s", t->idle_state[d - CMP_MAX_METRICS]);
@@ -201,7 +205,7 @@ static double moved_at(const struct cmp_table *t, int load, int d)
 
 int cmp_rank_diagnostics(const struct cmp_table *t, int load, int *out, int max)
 {
-	struct ranked r[CMP_MAX_METRICS + WS_MAX_IDLE_STATES];
+	struct ranked r[CMP_MAX_METRICS + WS_MAX_IDLE_STATES + POLICY_MAX_COUNTERS];
 	int n = 0;
 
 	for (int d = 0; d < nr_metric_defs && d < CMP_MAX_METRICS; d++) {
@@ -217,6 +221,8 @@ int cmp_rank_diagnostics(const struct cmp_table *t, int load, int *out, int max)
 	}
 	for (int i = 0; i < t->nr_idle_states && i < WS_MAX_IDLE_STATES; i++)
 		r[n++] = (struct ranked){ CMP_MAX_METRICS + i, moved_at(t, load, CMP_MAX_METRICS + i) };
+	for (int k = 0; k < t->nr_policy_counters && k < POLICY_MAX_COUNTERS; k++)
+		r[n++] = (struct ranked){ CMP_POLICY0 + k, moved_at(t, load, CMP_POLICY0 + k) };
 	qsort(r, (size_t)n, sizeof(r[0]), by_key);
 	for (int i = 0; i < n && i < max; i++)
 		out[i] = r[i].d;
@@ -345,7 +351,8 @@ static void print_notes(const struct cmp_table *t, FILE *f)
 			}
 			const char *pol = strstr(feats, "policy ");
 
-			if (pol && c->place[PR_POLICY] == 0 && n < sizeof(why))
+			if (pol && t->side_whole_policy && t->side_whole_policy[s] &&
+			    c->place[PR_POLICY] == 0 && n < sizeof(why))
 				n += (size_t)snprintf(why + n, sizeof(why) - n,
 						      "%s%s never chose other than mainline", n ? "; " : "",
 						      pol);
@@ -490,7 +497,10 @@ void cmp_print_csv(const struct cmp_table *t, FILE *f)
 		fprintf(f, ",idle_exits_%s", t->idle_state[i]);
 	for (int k = 0; k < PLACE_ALL; k++)
 		fprintf(f, ",%s_%s", place_key_group(k), place_key_name(k));
-	fputs(",same_placements\n", f);
+	fputs(",same_placements", f);
+	for (int k = 0; k < t->nr_policy_counters && k < POLICY_MAX_COUNTERS; k++)
+		fprintf(f, ",policy.%s", t->policy_counter[k]);
+	fputc('\n', f);
 	for (int l = 0; l < t->nloads; l++)
 		for (int s = 0; s < t->nsides; s++) {
 			const struct cmp_cell *c = cmp_cell_at(t, l, s);
@@ -517,7 +527,10 @@ void cmp_print_csv(const struct cmp_table *t, FILE *f)
 				fprintf(f, ",%.10g", c->idle_exits[i]);
 			for (int k = 0; k < PLACE_ALL; k++)
 				fprintf(f, ",%.10g", c->place[k]);
-			fprintf(f, ",%s\n", c->same_placements < 0 ? "" : c->same_placements ? "true" : "false");
+			fprintf(f, ",%s", c->same_placements < 0 ? "" : c->same_placements ? "true" : "false");
+			for (int k = 0; k < t->nr_policy_counters && k < POLICY_MAX_COUNTERS; k++)
+				fprintf(f, ",%.10g", c->policy[k]);
+			fputc('\n', f);
 		}
 }
 
@@ -597,6 +610,14 @@ json_object *cmp_json(const struct cmp_table *t)
 						       json_object_new_double(c->idle_exits[i]));
 			json_object_object_add(dg, "idle_exits", ie);
 			json_object_object_add(dg, "placements", placements_json(c->place, false));
+			if (t->nr_policy_counters) {
+				json_object *pc = json_object_new_object();
+
+				for (int k = 0; k < t->nr_policy_counters && k < POLICY_MAX_COUNTERS; k++)
+					json_object_object_add(pc, t->policy_counter[k],
+							       json_object_new_double(c->policy[k]));
+				json_object_object_add(dg, "policy", pc);
+			}
 			json_object_object_add(o, "metrics", dg);
 			json_object_object_add(o, "same_placements",
 					       c->same_placements < 0 ? NULL

@@ -24,6 +24,8 @@
 #include "stats.h"
 
 #define CMP_MAX_METRICS METRICS_MAX	/* as struct metrics_view */
+/* Diagnostic numbers (d below) of the policies' counters start here. */
+#define CMP_POLICY0 (CMP_MAX_METRICS + WS_MAX_IDLE_STATES)
 
 /* One (load level, side): its runs and what is derived from them. */
 struct cmp_cell {
@@ -32,6 +34,7 @@ struct cmp_cell {
 	double metric[CMP_MAX_METRICS];	/* mean over runs, by metric_defs[] index */
 	double idle_exits[WS_MAX_IDLE_STATES];	/* mean exits per run, by idle state */
 	double place[PLACE_ALL];	/* mean placements per run, by place_key (metrics_out.h) */
+	double policy[POLICY_MAX_COUNTERS];	/* mean per run, by the table's policy_counter[] */
 	/*
 	 * 1: every run placed every task where the base's run of the same
 	 * seed did (their placement digests are equal), so the side cannot
@@ -64,10 +67,20 @@ struct cmp_table {
 	int nsides, nloads;
 	const char *const *side_name;	/* [nsides]; side 0 is the base */
 	const char *const *side_features; /* [nsides] */
+	/*
+	 * [nsides], or NULL (not known): the side's policy replaces
+	 * select_task_rq() whole, so placements of its own code
+	 * ("policy:NAME") count its own choices; a policy of decision-point
+	 * hooks leaves mainline's reasons, and no such count exists.
+	 */
+	const bool *side_whole_policy;
 	const char *const *load;	/* [nloads]: "g=32", or "default" */
 	json_object *command;		/* the command line for `wakesim rerun`, or NULL */
 	int nr_idle_states;
 	const char *const *idle_state;	/* [nr_idle_states]: keys, "POLL", "C1" */
+	/* The sides' policies' counters, by name, in the order first met; 0 and NULL: none. */
+	int nr_policy_counters;
+	const char *const *policy_counter;
 	struct cmp_cell *cell;		/* [nloads * nsides], load-major */
 };
 
@@ -78,7 +91,8 @@ static inline struct cmp_cell *cmp_cell_at(const struct cmp_table *t, int load, 
 
 /*
  * Diagnostics are numbered d: a metric_defs[] index below CMP_MAX_METRICS
- * (those marked diagnostic), CMP_MAX_METRICS + i for idle state i's exits.
+ * (those marked diagnostic), CMP_MAX_METRICS + i for idle state i's exits,
+ * CMP_POLICY0 + k for the policies' counter k ("policy.NAME").
  * cmp_rank_diagnostics() fills out[] (up to max) with the ones shown,
  * ranked by the largest relative change of any side against the base at
  * load level load (-1: at any level); returns how many.

@@ -133,6 +133,11 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 		view->place[PLACE_AFFINE0 + k] = (double)met->place_affine[k];
 	for (int k = 0; k < PLACE_DIST_NR; k++)
 		view->place[PLACE_DIST0 + k] = (double)met->place_dist[k];
+	view->nr_policy = met->nr_policy_counters;
+	for (int k = 0; k < met->nr_policy_counters; k++) {
+		view->policy_name[k] = met->policy_counter_name[k];
+		view->policy[k] = (double)met->policy_counter[k];
+	}
 }
 
 const char *place_key_group(int k)
@@ -222,6 +227,12 @@ void metrics_print(FILE *out, const struct machine *m, const struct metrics_view
 				fprintf(out, "  %-28s %14.0f\n", name, v->idle_exits[s]);
 			}
 	}
+	for (int k = 0; k < v->nr_policy; k++) {
+		char name[48];
+
+		snprintf(name, sizeof(name), "policy.%s", v->policy_name[k]);
+		fprintf(out, "  %-28s %14.0f\n", name, v->policy[k]);
+	}
 }
 
 json_object *placements_json(const double *place, bool counts)
@@ -260,5 +271,13 @@ json_object *metrics_json(const struct machine *m, const struct metrics_view *v)
 	}
 	json_object_object_add(o, "idle_exits", ie);
 	json_object_object_add(o, "placements", placements_json(v->place, true));
+	if (v->nr_policy) {
+		json_object *pc = json_object_new_object();
+
+		for (int k = 0; k < v->nr_policy; k++)
+			json_object_object_add(pc, v->policy_name[k],
+					       json_object_new_int64((int64_t)v->policy[k]));
+		json_object_object_add(o, "policy", pc);
+	}
 	return o;
 }

@@ -27,6 +27,10 @@ struct metrics_view {
 	double v[METRICS_MAX];		/* by index of metric_defs[] */
 	double idle_exits[WS_MAX_IDLE_STATES];
 	double place[PLACE_ALL];	/* counts, by place_key */
+	/* The policy's own counters (struct metrics), named as it registered them. */
+	int nr_policy;
+	const char *policy_name[POLICY_MAX_COUNTERS];
+	double policy[POLICY_MAX_COUNTERS];
 };
 
 /* Group ("reason", "affine", "migrate") and name of placement key k. */
