@@ -153,12 +153,13 @@ bool idle_cpu(struct sim *sim, int cpu)
 {
 	const struct rq *rq = &sim->rq[cpu];
 
-	if (sim->cfg.policy && sim->cfg.policy->idle_cpu) {
+	if (POLICY_HAS(sim, idle_cpu)) {
 		bool idle;
 
 		POLICY_CALL_RET(sim, &idle, idle_cpu, cpu);
 		return idle;
-	}	bool idle = rq_is_idle(rq);
+	}
+	bool idle = rq_is_idle(rq);
 
 	/*
 	 * S2 "sched: Extend cpu idle state for 1ms": a CPU that left idle

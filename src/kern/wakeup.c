@@ -591,8 +591,8 @@ static unsigned long waking_task_util(struct sim *sim, struct task_struct *p)
  * the kernel tests it (its line reads are charged as they come). fits:
  * the capacity check of v5.16 on (asym_fits_cpu(), util the task's).
  */
-bool sis_candidate(struct sim *sim, struct task_struct *p, int which, int cpu, int prev,
-		   int target, unsigned long util, bool fits)
+static inline bool candidate_test(struct sim *sim, struct task_struct *p, int which, int cpu,
+				  int prev, int target, unsigned long util, bool fits)
 {
 	switch (which) {
 	case SIS_TARGET:
@@ -608,14 +608,20 @@ bool sis_candidate(struct sim *sim, struct task_struct *p, int which, int cpu, i
 	return false;
 }
 
+bool sis_candidate(struct sim *sim, struct task_struct *p, int which, int cpu, int prev,
+		   int target, unsigned long util, bool fits)
+{
+	return candidate_test(sim, p, which, cpu, prev, target, util, fits);
+}
+
 /* sis_candidate() as the run's policy may redefine it (->sis_candidate). */
-static bool candidate(struct sim *sim, struct task_struct *p, int which, int cpu, int prev,
-		      int target, unsigned long util, bool fits)
+static inline bool candidate(struct sim *sim, struct task_struct *p, int which, int cpu, int prev,
+			     int target, unsigned long util, bool fits)
 {
 	bool r;
 
 	if (!POLICY_HAS(sim, sis_candidate))
-		return sis_candidate(sim, p, which, cpu, prev, target, util, fits);
+		return candidate_test(sim, p, which, cpu, prev, target, util, fits);
 	POLICY_CALL_RET(sim, &r, sis_candidate, p, which, cpu, prev, target);
 	return r;
 }
