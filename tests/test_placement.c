@@ -250,7 +250,7 @@ static void test_affine_steps(void **state)
 	waker->wakee_flips = 1000;
 	p->wakee_flips = 30;
 	expect_fair(sim, 0, p, 10, WF_TTWU | WF_SYNC, 11, PA_WIDE, PR_SCAN_IDLE_CPU);
-	assert_false(sim->plc.same_llc);
+	assert_int_equal(sim->met.hits_affine_same_llc, 0);
 	expect_fair(sim, 0, q, 50, WF_TTWU | WF_SYNC, 50, PA_NO_DOMAIN, PR_TARGET_IDLE);
 	/*
 	 * wake_affine() itself, from an idle waking CPU 2 (an interrupt there):
@@ -284,7 +284,7 @@ static void test_feature_branches(void **state)
 	waker->last_wakee = p;
 	p->wakee_flips = 30;
 	expect_fair(sim, 0, p, 10, WF_TTWU | WF_SYNC, 1, PA_SYNC, PR_SCAN_IDLE_CPU);
-	assert_true(sim->plc.same_llc);
+	assert_int_equal(sim->met.hits_affine_same_llc, 1); /* the layer counted it */
 	done(sim, m);
 
 	sim = new_sim("kunpeng920-48", "SIS_SHORT", &m);

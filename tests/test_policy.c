@@ -393,6 +393,7 @@ static void test_hook_wake_wide_alone(void **state)
 		struct task_struct *waker = tu_busy(sim, 0), *p = tu_task(sim, 10);
 
 		sim->cfg.policy = i ? &narrow_pol : NULL;
+		sim_layers_build(sim);
 		sim->doms.cpu[0].sd_llc_shared->nr_idle_scan = 24;
 		waker->wakee_flips = 1000;
 		waker->last_wakee = p;
@@ -423,6 +424,7 @@ static void test_hook_scan_order_and_test_alone(void **state)
 		struct task_struct *p = tu_task(sim, 5);
 
 		sim->cfg.policy = pol[i];
+		sim_layers_build(sim);
 		tu_busy(sim, 5);
 		tu_busy(sim, 6);
 		tu_busy(sim, 7);
@@ -449,6 +451,7 @@ static void test_hook_dequeue_and_idle_tasks(void **state)
 
 	(void)state;
 	sim->cfg.policy = &note_pol;
+	sim_layers_build(sim);
 	sim->this_cpu = 1;
 	deactivate_task(sim, &sim->rq[1], b, DEQUEUE_SLEEP);
 	assert_int_equal(seen_cpu, 1);
@@ -465,6 +468,60 @@ static void test_hook_dequeue_and_idle_tasks(void **state)
 	assert_null(seen_task);
 	tu_sim_free(sim);
 	tu_machine_free(m);
+}
+
+static bool never_short(const struct task_struct *p)
+{
+	(void)p;
+	return false;
+}
+
+static int budget_as_is(struct task_struct *p, struct sched_domain *sd, bool has_idle_core,
+			int target, int *nr)
+{
+	return wsk_sis_scan_budget(p, sd, has_idle_core, target, nr);
+}
+
+static const struct wakesim_policy never_short_pol = { .name = "never-short",
+						       .is_short_task = never_short };
+static const struct wakesim_policy budget_pol = { .name = "budget", .sis_scan_budget = budget_as_is };
+
+/*
+ * A policy and a built-in feature stacked (kern/hooks.h), in test_wakeup.c's
+ * SIS_SHORT state on kunpeng920-48: short waker on 0 and wakee (prev 10,
+ * busy), budget 10 of 24. SIS_SHORT alone keeps the waker's CPU 0 (its
+ * hook 1, then hook 2 skips the scan). Under a policy whose
+ * ->is_short_task says no, S4's layer asks the whole stack and gets no:
+ * mainline's 11 (wake_affine_weight() keeps prev; the scan of its cluster
+ * finds 11). Under a policy whose ->sis_scan_budget defers to its default,
+ * the call goes on to S4's layer: 0 again, S4's reason and hits.
+ */
+static void test_layers_stack(void **state)
+{
+	const struct wakesim_policy *pol[] = { NULL, &never_short_pol, &budget_pol };
+	const int want[] = { 0, 11, 0 }, hits[] = { 1, 0, 1 };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct machine *m = tu_machine("kunpeng920-48");
+		struct sim *sim = tu_sim(m, "SIS_SHORT");
+		struct task_struct *waker = tu_busy(sim, 0), *p = tu_task(sim, 10);
+
+		sim->cfg.policy = pol[i];
+		sim_layers_build(sim);
+		assert_int_equal(sim->nr_layers, i ? 2 : 1);
+		tu_busy(sim, 10);
+		sim->doms.cpu[0].sd_llc_shared->nr_idle_scan = 10;
+		sim->doms.cpu[10].sd_llc_shared->nr_idle_scan = 10;
+		waker->dur_avg = p->dur_avg = 10000;
+		waker->last_wakee = p;
+		sim->this_cpu = 0;
+		assert_int_equal(select_task_rq_fair(sim, p, 10, WF_TTWU), want[i]);
+		assert_int_equal(sim->met.hits_sis_short_affine, hits[i]);
+		assert_int_equal(sim->plc.reason, hits[i] ? PR_SIS_SHORT_SCAN : PR_SCAN_IDLE_CPU);
+		tu_sim_free(sim);
+		tu_machine_free(m);
+	}
 }
 
 static void test_refused_objects(void **state)
@@ -670,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_hook_wake_wide_alone),
 		cmocka_unit_test(test_hook_scan_order_and_test_alone),
 		cmocka_unit_test(test_hook_dequeue_and_idle_tasks),
+		cmocka_unit_test(test_layers_stack),
 		cmocka_unit_test(test_refused_objects),
 		cmocka_unit_test(test_misbehaving_policies),
 		cmocka_unit_test(test_scx_default_order),

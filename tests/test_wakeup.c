@@ -5,6 +5,7 @@
  * and without SMT and with each seed proposal.
  */
 #include "testutil.h"
+#include "features/features.h"
 
 static struct sim *new_sim(const char *machine, const char *features, struct machine **m)
 {
@@ -228,8 +229,15 @@ static void test_idle_delay(void **state)
 		struct task_struct *p = tu_task(sim, 5);
 
 		tu_busy(sim, 5);
+		/* CPU 5 left idle at 9.5 ms: the layer's own hooks see it (features/idle_delay.c). */
+		sim->now = 10 * NSEC_PER_MSEC - 500000;
+		policy_sim = sim;
+		if (i) {
+			feature_idle_delay.init();
+			feature_idle_delay.idle_exit(5);
+		}
+		policy_sim = NULL;
 		sim->now = 10 * NSEC_PER_MSEC;
-		cpu_rq(sim, 5)->idle_end_time = sim->now - 500000;
 		set_scan(sim, 5, 24);
 		/* Default: 5 busy, prev == target; cluster scan from 6... 6 busy too. */
 		tu_busy(sim, 6);

@@ -1,8 +1,8 @@
 /*
  * affine_same_llc.c - seed S3 as a policy: "sched: fair: don't depend on
  * wake_wide if waker and wakee are already in same LLC" (Barry Song,
- * LKML, 2021-05-26). The built-in form is --features AFFINE_SAME_LLC;
- * this file gives the same placements (tests/test_policy.c).
+ * LKML, 2021-05-26). The built-in form, --features AFFINE_SAME_LLC, is
+ * this file compiled into wakesim (src/features/affine_same_llc.c).
  *
  * The idea: wake_wide() stops pulling a wakee toward its waker when the
  * pair flips between many partners, so that a 1:N waker does not pile its
@@ -17,10 +17,14 @@
 static int s3_wake_wide(struct task_struct *p)
 {
 	/* Mainline's test first: its read of p's flips is paid either way. */
-	int wide = wake_wide(p);
+	int wide = wake_wide(p), cpu = smp_processor_id();
 
 	/* S3: wide only matters when the wakee's CPU is in another LLC. */
-	return wide && !cpus_share_cache(smp_processor_id(), task_cpu(p));
+	if (wide && cpus_share_cache(cpu, task_cpu(p)) && cpumask_test_cpu(cpu, task_cpus_ptr(p))) {
+		feature_hit(HIT_AFFINE_SAME_LLC);
+		return 0;
+	}
+	return wide;
 }
 
 WAKESIM_POLICY(.name = "affine-same-llc",

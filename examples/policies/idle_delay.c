@@ -1,8 +1,8 @@
 /*
  * idle_delay.c - seed S2 as a policy: "sched: Extend cpu idle state for
- * 1ms" (Mathieu Desnoyers, LKML, 2023-07-25). The built-in form is
- * --features IDLE_DELAY; this file gives the same placements
- * (tests/test_policy.c).
+ * 1ms" (Mathieu Desnoyers, LKML, 2023-07-25). The built-in form,
+ * --features IDLE_DELAY, is this file compiled into wakesim
+ * (src/features/idle_delay.c).
  *
  * The idea: a CPU that left the idle loop less than a millisecond ago is
  * likely to go idle again soon, so idle_cpu() keeps calling it idle for
@@ -15,11 +15,13 @@
 #include "wakesim/policy.h"
 
 static uint64_t idle_end[WS_MAX_CPUS];	/* ns: when the CPU last left idle; 0: never */
+static uint64_t delay_ns;		/* the patch's IDLE_CPU_DELAY_NS: idle_delay_ns (1 ms) */
 
 static int delay_init(void)
 {
 	for (int i = 0; i < WS_MAX_CPUS; i++)
 		idle_end[i] = 0;
+	delay_ns = sched_tunable("idle_delay_ns");
 	return 0;
 }
 
@@ -31,10 +33,12 @@ static void delay_idle_exit(int cpu)
 
 static bool delay_idle_cpu(int cpu)
 {
-	/* The patch's IDLE_CPU_DELAY_NS, wakesim's idle_delay_ns (1 ms). */
-	if (idle_end[cpu] && sched_clock() < idle_end[cpu] + sched_tunable("idle_delay_ns"))
+	if (idle_end[cpu] && sched_clock() < idle_end[cpu] + delay_ns) {
+		if (!rq_idle(cpu))
+			feature_hit(HIT_IDLE_DELAY);
 		return true;
-	return rq_idle(cpu);
+	}
+	return idle_cpu(cpu);
 }
 
 WAKESIM_POLICY(.name = "idle-delay", .summary = "S2: a CPU stays idle for idle_cpu() 1 ms after it ran",

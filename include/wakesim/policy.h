@@ -78,6 +78,16 @@ static inline void *task_data(struct task_struct *p) { return wsk_task_data(p); 
 static inline int policy_counter(const char *name) { return wsk_counter(name); }
 static inline void policy_counter_add(int id, uint64_t n) { wsk_counter_add(id, n); }
 
+/*
+ * A seed feature's built-in form (src/features/) counts its hits with
+ * this; in a plug-in built from the same source it does nothing.
+ */
+#ifdef WAKESIM_BUILTIN
+#define feature_hit(kind) wsk_feature_hit(kind)
+#else
+#define feature_hit(kind) ((void)0)
+#endif
+
 /* task_cpu(): the CPU p last ran or was placed on. */
 static inline int task_cpu(const struct task_struct *p) { return wsk_task_cpu(p); }
 static inline int task_pid_nr(const struct task_struct *p) { return wsk_task_pid(p); }
@@ -264,6 +274,20 @@ static inline int select_idle_cpu(struct task_struct *p, struct sched_domain *sd
 				  bool has_idle_core, int target)
 {
 	return wsk_select_idle_cpu(p, sd, has_idle_core, target);
+}
+/*
+ * The defaults of ->sis_scan_budget (-1: scan with *nr as it is) and
+ * ->sis_scan_first (target + 1; target itself on --kernel v5.12), or the
+ * answers of the layers after the caller's.
+ */
+static inline int sis_scan_budget(struct task_struct *p, struct sched_domain *sd,
+				  bool has_idle_core, int target, int *nr)
+{
+	return wsk_sis_scan_budget(p, sd, has_idle_core, target, nr);
+}
+static inline int sis_scan_first(struct task_struct *p, struct sched_domain *sd, int target)
+{
+	return wsk_sis_scan_first(p, sd, target);
 }
 /*
  * select_idle_sibling()'s test of a cheap candidate (SIS_TARGET, SIS_PREV,

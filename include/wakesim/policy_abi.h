@@ -138,9 +138,16 @@ struct wakesim_policy {
  * Define the policy: the object exports it as "wakesim_policy".
  *   WAKESIM_POLICY(.name = "mine", .select_task_rq = my_select);
  */
+#ifndef WAKESIM_BUILTIN
 #define WAKESIM_POLICY(...)                                                    \
 	const struct wakesim_policy wakesim_policy = { .api = WAKESIM_POLICY_API, \
 						       __VA_ARGS__ }
+#else
+/* Compiled into wakesim as a --features switch (src/features/): its own name. */
+#define WAKESIM_POLICY(...)                                                      \
+	const struct wakesim_policy WAKESIM_BUILTIN = { .api = WAKESIM_POLICY_API, \
+							__VA_ARGS__ }
+#endif
 
 /* ---- the helpers wakesim exports (implemented in src/policy/api.c) ---- */
 
@@ -229,6 +236,23 @@ bool wsk_sched_asym_cpucap_active(void);
 bool wsk_cpus_share_resources(int this_cpu, int that_cpu);
 const struct cpumask *wsk_sd_local_group_span(const struct sched_domain *sd);
 int wsk_sd_local_group_flags(const struct sched_domain *sd);
+
+/*
+ * What a seed feature's built-in form counts (its hits_* metric) and, for
+ * S4, the placement reason and affine step it reports: feature_hit() of
+ * policy.h, live only in the built-in form.
+ */
+enum feature_hit_kind {
+	HIT_IDLE_DELAY,		/* idle_cpu() true only for the delay */
+	HIT_AFFINE_SAME_LLC,	/* a wide wake-up kept affine */
+	HIT_SIS_SHORT_AFFINE,	/* wake_affine_idle() kept the short waker's CPU */
+	HIT_SIS_SHORT_SCAN,	/* the scan skipped for two short tasks */
+	HIT_IDLE_CORES_NO_SMT,	/* the has_idle_cores read without SMT */
+};
+void wsk_feature_hit(int kind);
+int wsk_sis_scan_budget(struct task_struct *p, struct sched_domain *sd, bool has_idle_core,
+			int target, int *nr);
+int wsk_sis_scan_first(struct task_struct *p, struct sched_domain *sd, int target);
 
 /* A cache line of the policy's own data (e.g. a global idle mask). */
 struct policy_cacheline {

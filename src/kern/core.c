@@ -405,7 +405,7 @@ static int select_task_rq(struct sim *sim, struct task_struct *p, int prev_cpu, 
 	int cpu;
 
 	*pl = (struct placement){ .prev = prev_cpu, .target = prev_cpu, .dest = -1,
-				  .reason = PR_POLICY, .affine = PA_NONE,
+				  .reason = PR_POLICY, .affine = PA_NONE, .take_reason = PR_POLICY,
 				  .scanned0 = sim->met.sis_scanned };
 	if (p->nr_cpus_allowed > 1 && POLICY_HAS(sim, select_task_rq)) {
 		POLICY_CALL_RET(sim, &cpu, select_task_rq, p, prev_cpu, wake_flags);

@@ -1,11 +1,21 @@
 /*
- * hooks.h - how the kernel model calls a wake-up policy's hooks (struct
- * wakesim_policy, include/wakesim/policy_abi.h): which simulation and hook
- * are running, for the helpers of policy/api.c and for the crash and time
- * guards of policy/registry.c, which name them.
+ * hooks.h - how the kernel model calls the hooks of a run's policy layers
+ * (struct wakesim_policy, include/wakesim/policy_abi.h): the --policy, if
+ * any, first, then the seed features switched on (their sources,
+ * examples/policies/, compiled in: kern/layers.c). Which simulation, hook
+ * and layer are running, for the helpers of policy/api.c and for the crash
+ * and time guards of policy/registry.c, which name them.
+ *
+ * A decision point (wake_wide, sis_candidate, idle_cpu, ...) goes to the
+ * first layer that has its hook, else to the kernel's function; an event
+ * (enqueue_task, idle_exit, init, ...) goes to every layer that has it, in
+ * order. A hook that calls its own decision function (the policy.h name)
+ * gets the layers after it, then the kernel: its default.
  */
 #ifndef WS_KERN_HOOKS_H
 #define WS_KERN_HOOKS_H
+
+#include <stddef.h>
 
 #include "wakesim/policy_abi.h"
 
@@ -14,45 +24,67 @@ struct sim;
 /* The simulation whose policy hook runs now: the helpers act on it. */
 extern struct sim *policy_sim;
 /*
- * The hook running now (its field name in struct wakesim_policy) and a
- * count of hook calls: what a crash or the time limit's watchdog names.
+ * The hook running now (its field name in struct wakesim_policy), the
+ * layer it belongs to (an index of sim->layer[]) and a count of hook
+ * calls: what a crash or the time limit's watchdog names.
  */
 extern const char *volatile policy_hook;
+extern int policy_layer;
 extern volatile unsigned long policy_calls;
 
+/* The most layers a run has: a policy and the four seed features. */
+#define SIM_MAX_LAYERS 5
+
 /*
- * The kernel model calls a policy's hooks through these: policy_sim is the
- * calling simulation while a hook runs (a hook reached from inside another,
- * idle_cpu() from select_task_rq(), restores the outer one), and a NULL
- * hook is no call. Each costs one test when no policy is loaded.
+ * The first of sim's layers from index from on whose hook at offset off
+ * (offsetof(struct wakesim_policy, HOOK)) is set, or -1.
  */
-#define POLICY_CALL(sim, hook, ...)                                            \
-	do {                                                                   \
-		const struct wakesim_policy *pol_ = (sim)->cfg.policy;        \
-		if (pol_ && pol_->hook) {                                      \
-			struct sim *outer_ = policy_sim;                       \
-			const char *outer_hook_ = policy_hook;                 \
-			policy_sim = (sim);                                    \
-			policy_hook = #hook;                                   \
-			policy_calls++;                                        \
-			pol_->hook(__VA_ARGS__);                               \
-			policy_hook = outer_hook_;                             \
-			policy_sim = outer_;                                   \
-		}                                                              \
-	} while (0)
-/* Whether the run's policy has this hook (a decision point it takes over). */
-#define POLICY_HAS(sim, hook) ((sim)->cfg.policy && (sim)->cfg.policy->hook)
-/* The same for a hook with a result, stored in *out; the policy has it. */
-#define POLICY_CALL_RET(sim, out, hook, ...)                                   \
+int policy_layer_of(const struct sim *sim, int from, size_t off);
+
+#define POLICY_LAYER(sim, from, hook) \
+	policy_layer_of((sim), (from), offsetof(struct wakesim_policy, hook))
+
+/* Whether a layer of the run takes this decision (each costs one test when the run has none). */
+#define POLICY_HAS(sim, hook) ((sim)->nr_layers && POLICY_LAYER(sim, 0, hook) >= 0)
+
+/* Call layer li's hook (li from POLICY_LAYER), its result in *out. */
+#define POLICY_CALL_AT(s_, li, out, hook, ...)                                \
 	do {                                                                   \
 		struct sim *outer_ = policy_sim;                               \
 		const char *outer_hook_ = policy_hook;                         \
-		policy_sim = (sim);                                            \
+		int outer_layer_ = policy_layer, li_ = (li);                   \
+		policy_sim = (s_);                                             \
 		policy_hook = #hook;                                           \
+		policy_layer = li_;                                            \
 		policy_calls++;                                                \
-		*(out) = (sim)->cfg.policy->hook(__VA_ARGS__);                 \
+		*(out) = (s_)->layer[li_]->hook(__VA_ARGS__);                  \
 		policy_hook = outer_hook_;                                     \
+		policy_layer = outer_layer_;                                   \
 		policy_sim = outer_;                                           \
+	} while (0)
+
+/* A decision point taken by a layer: the first that has it (POLICY_HAS said one does). */
+#define POLICY_CALL_RET(sim, out, hook, ...) \
+	POLICY_CALL_AT(sim, POLICY_LAYER(sim, 0, hook), out, hook, __VA_ARGS__)
+
+/* An event: every layer that has the hook, in order; none, no call. */
+#define POLICY_CALL(s_, hook, ...)                                            \
+	do {                                                                   \
+		for (int l_ = 0; l_ < (s_)->nr_layers; l_++) {                 \
+			if (!(s_)->layer[l_]->hook)                            \
+				continue;                                      \
+			struct sim *outer_ = policy_sim;                       \
+			const char *outer_hook_ = policy_hook;                 \
+			int outer_layer_ = policy_layer;                       \
+			policy_sim = (s_);                                     \
+			policy_hook = #hook;                                   \
+			policy_layer = l_;                                     \
+			policy_calls++;                                        \
+			(s_)->layer[l_]->hook(__VA_ARGS__);                    \
+			policy_hook = outer_hook_;                             \
+			policy_layer = outer_layer_;                           \
+			policy_sim = outer_;                                   \
+		}                                                              \
 	} while (0)
 
 #endif

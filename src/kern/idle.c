@@ -120,8 +120,6 @@ void idle_exit(struct sim *sim, struct rq *rq)
 		menu_reflect(sim, rq, sim->now - rq->idle_enter_ns, false);
 	/* tick_nohz_idle_exit(): the tick restarts (do_schedule() arms it). */
 	rq->tick_stopped = false;
-	/* S2: schedule_idle() records when the CPU left the idle loop. */
-	rq->idle_end_time = sim->now;
 	rq->mode = CPU_MODE_RUNNING;
 	rq->seg_start = sim->now;
 }
@@ -159,18 +157,8 @@ bool idle_cpu(struct sim *sim, int cpu)
 		POLICY_CALL_RET(sim, &idle, idle_cpu, cpu);
 		return idle;
 	}
-	bool idle = rq_is_idle(rq);
-
-	/*
-	 * S2 "sched: Extend cpu idle state for 1ms": a CPU that left idle
-	 * less than idle_delay_ns ago still reports idle.
-	 */
-	if (sched_feat(IDLE_DELAY) && rq->idle_end_time &&
-	    sim->now < rq->idle_end_time + sim->tun->idle_delay_ns) {
-		sim->met.hits_idle_delay += !idle;
-		return true;
-	}
-	return idle;
+	/* S2's IDLE_DELAY is a layer (features/idle_delay.c). */
+	return rq_is_idle(rq);
 }
 
 /*

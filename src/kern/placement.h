@@ -68,7 +68,8 @@ struct placement {
 	enum place_reason reason;
 	enum place_affine affine;
 	bool sync;		/* WF_SYNC with a waking task */
-	bool same_llc;		/* AFFINE_SAME_LLC made a wide wake-up affine */
+	/* The reason of a CPU a layer takes before the scan (->sis_scan_budget): its own, or S4's. */
+	enum place_reason take_reason;
 	uint64_t scanned0;	/* met.sis_scanned when it began */
 };
 

@@ -268,7 +268,6 @@ struct rq {
 	u64 idle_stamp;			/* set on new-idle balance, kernel name */
 	u64 avg_idle;			/* ns, update_avg() of idle durations */
 	u64 max_idle_balance_cost;	/* ns */
-	u64 idle_end_time;		/* S2: when the CPU last left idle */
 	u64 wake_stamp;			/* SIS_PROP of v5.13+: jiffy of the last wake from idle */
 	u64 wake_avg_idle;		/* ns of idle it still expects, halved per jiffy since */
 	bool nohz_idle;			/* in nohz.idle_cpus_mask, out of nr_busy_cpus */

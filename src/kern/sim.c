@@ -19,6 +19,28 @@
 #include "kern/wc.h"
 #include "hooks.h"
 #include "kern/check.h"
+#include "features/features.h"
+
+void sim_layers_build(struct sim *sim)
+{
+	/* The seed features are layers after the policy, in this order (features.h). */
+	static const struct {
+		int feat;
+		const struct wakesim_policy *layer;
+	} builtin[] = {
+		{ __SCHED_FEAT_IDLE_DELAY, &feature_idle_delay },
+		{ __SCHED_FEAT_AFFINE_SAME_LLC, &feature_affine_same_llc },
+		{ __SCHED_FEAT_SIS_SHORT, &feature_sis_short },
+		{ __SCHED_FEAT_IDLE_CORES_NO_SMT, &feature_idle_cores_no_smt },
+	};
+
+	sim->nr_layers = 0;
+	if (sim->cfg.policy)
+		sim->layer[sim->nr_layers++] = sim->cfg.policy;
+	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
+		if (sim->feat.on[builtin[i].feat])
+			sim->layer[sim->nr_layers++] = builtin[i].layer;
+}
 
 int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
 	     char *err, size_t errlen)
@@ -43,6 +65,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		sim_free(sim);
 		return -1;
 	}
+	sim_layers_build(sim);
 	sim->rq = calloc((size_t)sim->nr_cpus, sizeof(*sim->rq));
 	sim->idle_tasks = calloc((size_t)sim->nr_cpus, sizeof(*sim->idle_tasks));
 	if (cfg->policy && cfg->policy->cpu_data_size)
@@ -179,13 +202,14 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen);
 
 int sim_run(struct sim *sim, char *err, size_t errlen)
 {
-	if (sim->cfg.policy && sim->cfg.policy->init) {
-		int r;
+	for (int l = 0; l < sim->nr_layers; l++) {
+		int r = 0;
 
-		POLICY_CALL_RET(sim, &r, init);
+		if (sim->layer[l]->init)
+			POLICY_CALL_AT(sim, l, &r, init);
 		if (r) {
 			snprintf(err, errlen, "policy %s: its init() refused this machine (%s)",
-				 sim->cfg.policy->name, sim->m->name);
+				 sim->layer[l]->name, sim->m->name);
 			return -2;
 		}
 	}

@@ -12,6 +12,7 @@
 #ifndef WS_SIM_H
 #define WS_SIM_H
 
+#include "kern/hooks.h"
 #include "kern/sched.h"
 #include "kern/metrics.h"
 #include "sim/engine.h"
@@ -133,6 +134,9 @@ struct sim {
 	struct workload *wl;
 	struct metrics met;
 	void *policy_cpu_data;		/* [nr_cpus] x the policy's cpu_data_size bytes, or NULL */
+	/* The policy's layers (kern/hooks.h): cfg.policy, then the seed features on. */
+	const struct wakesim_policy *layer[SIM_MAX_LAYERS];
+	int nr_layers;
 	struct wc_checker *wc;		/* kern/wc.c, during sim_run() */
 };
 
@@ -184,6 +188,11 @@ static inline u64 line_write(struct sim *sim, struct cacheline *l)
 int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,
 	     char *err, size_t errlen);
 void sim_free(struct sim *sim);
+/*
+ * The policy's layers from cfg.policy and feat (kern/hooks.h): sim_init()
+ * makes them; a test that sets either by hand makes them again.
+ */
+void sim_layers_build(struct sim *sim);
 
 /*
  * The simulation's copy of mask m (bits 0..nr_cpu_ids-1): one per distinct

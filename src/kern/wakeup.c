@@ -101,17 +101,6 @@ bool is_short_task(struct sim *sim, const struct task_struct *t)
 	return t && t->wakee_flips == 0 && t->dur_avg != 0 && t->dur_avg < sim->tun->sis_short_ns;
 }
 
-/* SIS_SHORT's test as the run's policy may redefine it (->is_short_task). */
-static bool short_task(struct sim *sim, const struct task_struct *t)
-{
-	bool r;
-
-	if (!POLICY_HAS(sim, is_short_task))
-		return is_short_task(sim, t);
-	POLICY_CALL_RET(sim, &r, is_short_task, t);
-	return r;
-}
-
 int wake_affine_idle(struct sim *sim, int this_cpu, int prev_cpu, int sync)
 {
 	struct placement *pl = &sim->plc;
@@ -130,13 +119,6 @@ int wake_affine_idle(struct sim *sim, int this_cpu, int prev_cpu, int sync)
 	if (available_idle_cpu(sim, prev_cpu)) {
 		pl->affine = PA_PREV_IDLE;
 		return prev_cpu;
-	}
-	/* S4 hook 1 (wake_affine_idle()): a short waker alone on its CPU keeps the wakee. */
-	if (sched_feat(SIS_SHORT) && sim->rq[this_cpu].nr_running == 1 &&
-	    short_task(sim, sim->rq[this_cpu].curr)) {
-		sim->met.hits_sis_short_affine++;
-		pl->affine = PA_SIS_SHORT;
-		return this_cpu;
 	}
 	return NO_CPU;
 }
@@ -440,22 +422,10 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 
 		POLICY_CALL_RET(sim, &take, sis_scan_budget, p, sd, has_idle_core, target, &nr);
 		if (take != NO_CPU)
-			return placed(sim, PR_POLICY, take);
+			return placed(sim, sim->plc.take_reason, take);
 		if (nr <= 1)
 			return placed(sim, PR_SCAN_NO_BUDGET, NO_CPU);
 	}
-	/*
-	 * S4 hook 2 (select_idle_cpu()): the affine choice kept the waker's
-	 * CPU, the LLC is busy (scan budget under 60% of it), and both waker
-	 * and wakee are short: wake locally without scanning.
-	 */
-	if (sched_feat(SIS_SHORT) && !has_idle_core && target == this_cpu &&
-	    5LL * nr < 3LL * sd->span_weight && sim->rq[target].nr_running <= 1 &&
-	    short_task(sim, p) && short_task(sim, sim->rq[target].curr)) {
-		sim->met.hits_sis_short_scan++;
-		return placed(sim, PR_SIS_SHORT_SCAN, target);
-	}
-
 	/* The target's cluster first: v6.7's "Scan cluster before scanning
 	 * LLC in wake-up path", in mainline's profile only. */
 	if (sim->tun->kver == KV_MAINLINE && sim->doms.cluster_active &&
@@ -505,11 +475,6 @@ static bool sis_idle_cores(struct sim *sim, int target)
 {
 	if (sim->doms.smt_present)
 		return test_idle_cores(sim, target);
-	if (sched_feat(IDLE_CORES_NO_SMT)) {
-		/* "sched/fair: Optimize test_idle_cores() for !SMT" (v5.13) removed this read. */
-		(void)test_idle_cores(sim, target);
-		sim->met.hits_idle_cores_no_smt++;
-	}
 	return false;
 }
 
@@ -760,11 +725,7 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 		else
 			wide = wake_wide(sim, waker, p);
 
-		want_affine = (!wide ||
-			       (sched_feat(AFFINE_SAME_LLC) && cpus_share_cache(sim, cpu, prev_cpu))) &&
-			      cpumask_test_cpu(cpu, p->cpus_ptr);
-		sim->met.hits_affine_same_llc += wide && want_affine;
-		pl->same_llc = wide && want_affine;
+		want_affine = !wide && cpumask_test_cpu(cpu, p->cpus_ptr);
 		if (wide && !want_affine)
 			pl->affine = PA_WIDE;
 	}

@@ -18,6 +18,22 @@ _Static_assert(sizeof(struct cacheline) <= sizeof(struct policy_cacheline),
 
 #define S policy_sim
 
+/*
+ * Where a policy's call of the decision function of hook goes: from that
+ * hook itself, to the layers after the caller's (its default); from
+ * anywhere else, to the first layer that has it, as the kernel asks
+ * (kern/hooks.h). -1: to the kernel's function.
+ */
+static int decide_layer(const char *hook, size_t off)
+{
+	const char *running = policy_hook;
+	int from = running && !strcmp(running, hook) ? policy_layer + 1 : 0;
+
+	return policy_layer_of(S, from, off);
+}
+
+#define LAYER(hook) decide_layer(#hook, offsetof(struct wakesim_policy, hook))
+
 int wsk_smp_processor_id(void)
 {
 	return S->this_cpu;
@@ -30,14 +46,16 @@ struct task_struct *wsk_current(void)
 
 void *wsk_cpu_data(int cpu)
 {
-	if (cpu < 0 || cpu >= S->nr_cpus || !S->policy_cpu_data)
+	/* The --policy's own; the built-in layers keep theirs in statics. */
+	if (cpu < 0 || cpu >= S->nr_cpus || !S->policy_cpu_data ||
+	    S->layer[policy_layer] != S->cfg.policy)
 		return NULL;
 	return (char *)S->policy_cpu_data + (size_t)cpu * S->cfg.policy->cpu_data_size;
 }
 
 void *wsk_task_data(struct task_struct *p)
 {
-	unsigned int n = S->cfg.policy->task_data_size;
+	unsigned int n = S->layer[policy_layer] == S->cfg.policy ? S->cfg.policy->task_data_size : 0;
 
 	/* Made at first use: zero, as a fork's would be. */
 	if (!p->policy_data && n && n <= POLICY_DATA_MAX) {
@@ -157,12 +175,24 @@ unsigned long wsk_task_load_avg(const struct task_struct *p)
 
 bool wsk_is_short_task(const struct task_struct *p)
 {
-	return is_short_task(S, p);
+	int li = LAYER(is_short_task);
+	bool r;
+
+	if (li < 0)
+		return is_short_task(S, p);
+	POLICY_CALL_AT(S, li, &r, is_short_task, p);
+	return r;
 }
 
 bool wsk_idle_cpu(int cpu)
 {
-	return idle_cpu(S, cpu);
+	int li = LAYER(idle_cpu);
+	bool r;
+
+	if (li < 0)
+		return rq_is_idle(&S->rq[cpu]);
+	POLICY_CALL_AT(S, li, &r, idle_cpu, cpu);
+	return r;
 }
 
 bool wsk_available_idle_cpu(int cpu)
@@ -321,20 +351,34 @@ int wsk_select_task_rq_fair(struct task_struct *p, int prev_cpu, int wake_flags)
 
 int wsk_select_idle_sibling(struct task_struct *p, int prev_cpu, int target)
 {
-	return select_idle_sibling(S, p, prev_cpu, target);
+	int li = LAYER(select_idle_sibling), r;
+
+	if (li < 0)
+		return select_idle_sibling(S, p, prev_cpu, target);
+	POLICY_CALL_AT(S, li, &r, select_idle_sibling, p, prev_cpu, target);
+	return r;
 }
 
 int wsk_wake_wide(struct task_struct *p)
 {
 	struct task_struct *waker = current_task(S);
+	int li = LAYER(wake_wide), r;
 
-	return waker ? wake_wide(S, waker, p) : 0;
+	if (li < 0)
+		return waker ? wake_wide(S, waker, p) : 0;
+	POLICY_CALL_AT(S, li, &r, wake_wide, p);
+	return r;
 }
 
 int wsk_wake_affine(struct sched_domain *sd, struct task_struct *p, int this_cpu, int prev_cpu,
 		    int sync)
 {
-	return wake_affine(S, sd, p, this_cpu, prev_cpu, sync);
+	int li = LAYER(wake_affine), r;
+
+	if (li < 0)
+		return wake_affine(S, sd, p, this_cpu, prev_cpu, sync);
+	POLICY_CALL_AT(S, li, &r, wake_affine, sd, p, this_cpu, prev_cpu, sync);
+	return r;
 }
 
 int wsk_find_idlest_cpu(struct sched_domain *sd, struct task_struct *p, int cpu, int prev_cpu,
@@ -354,20 +398,80 @@ void wsk_record_wakee(struct task_struct *p)
 int wsk_wake_affine_weight(struct sched_domain *sd, struct task_struct *p, int this_cpu,
 			   int prev_cpu, int sync)
 {
-	return wake_affine_weight(S, sd, p, this_cpu, prev_cpu, sync);
+	int li = LAYER(wake_affine_weight), r;
+
+	if (li < 0)
+		return wake_affine_weight(S, sd, p, this_cpu, prev_cpu, sync);
+	POLICY_CALL_AT(S, li, &r, wake_affine_weight, sd, p, this_cpu, prev_cpu, sync);
+	return r;
 }
 
 int wsk_wake_affine_idle(int this_cpu, int prev_cpu, int sync)
 {
-	return wake_affine_idle(S, this_cpu, prev_cpu, sync);
+	int li = LAYER(wake_affine_idle), r;
+
+	if (li < 0)
+		return wake_affine_idle(S, this_cpu, prev_cpu, sync);
+	POLICY_CALL_AT(S, li, &r, wake_affine_idle, this_cpu, prev_cpu, sync);
+	return r;
 }
 
 bool wsk_sis_candidate(struct task_struct *p, int which, int cpu, int prev_cpu, int target)
 {
-	bool fits = S->tun->kver != KV_5_12;
+	int li = LAYER(sis_candidate);
+	bool fits = S->tun->kver != KV_5_12, r;
 	unsigned long util = fits && S->doms.asym_cpucap_active ? task_util_est(p) : 0;
 
-	return sis_candidate(S, p, which, cpu, prev_cpu, target, util, fits);
+	if (li < 0)
+		return sis_candidate(S, p, which, cpu, prev_cpu, target, util, fits);
+	POLICY_CALL_AT(S, li, &r, sis_candidate, p, which, cpu, prev_cpu, target);
+	return r;
+}
+
+int wsk_sis_scan_budget(struct task_struct *p, struct sched_domain *sd, bool has_idle_core,
+			int target, int *nr)
+{
+	int li = LAYER(sis_scan_budget), r;
+
+	if (li < 0)
+		return -1;
+	POLICY_CALL_AT(S, li, &r, sis_scan_budget, p, sd, has_idle_core, target, nr);
+	return r;
+}
+
+int wsk_sis_scan_first(struct task_struct *p, struct sched_domain *sd, int target)
+{
+	int li = LAYER(sis_scan_first), r;
+
+	if (li < 0)
+		return S->tun->kver == KV_5_12 ? target : target + 1;
+	POLICY_CALL_AT(S, li, &r, sis_scan_first, p, sd, target);
+	return r;
+}
+
+void wsk_feature_hit(int kind)
+{
+	struct metrics *m = &S->met;
+
+	switch (kind) {
+	case HIT_IDLE_DELAY:
+		m->hits_idle_delay++;
+		break;
+	case HIT_AFFINE_SAME_LLC:
+		m->hits_affine_same_llc++;
+		break;
+	case HIT_SIS_SHORT_AFFINE:
+		m->hits_sis_short_affine++;
+		S->plc.affine = PA_SIS_SHORT;
+		break;
+	case HIT_SIS_SHORT_SCAN:
+		m->hits_sis_short_scan++;
+		S->plc.take_reason = PR_SIS_SHORT_SCAN;
+		break;
+	case HIT_IDLE_CORES_NO_SMT:
+		m->hits_idle_cores_no_smt++;
+		break;
+	}
 }
 
 void wsk_schedstat_ttwu_move_affine(struct sched_domain *sd)
@@ -377,25 +481,43 @@ void wsk_schedstat_ttwu_move_affine(struct sched_domain *sd)
 
 int wsk___select_idle_cpu(int cpu, struct task_struct *p)
 {
-	(void)p;
-	return __select_idle_cpu(S, cpu);
+	int li = LAYER(sis_scan_cpu), r;
+
+	if (li < 0)
+		return __select_idle_cpu(S, cpu);
+	POLICY_CALL_AT(S, li, &r, sis_scan_cpu, p, cpu);
+	return r;
 }
 
 int wsk_select_idle_core(struct task_struct *p, int core, struct cpumask *cpus, int *idle_cpu)
 {
-	(void)p;
-	return select_idle_core(S, core, cpus, idle_cpu);
+	int li = LAYER(select_idle_core), r;
+
+	if (li < 0)
+		return select_idle_core(S, core, cpus, idle_cpu);
+	POLICY_CALL_AT(S, li, &r, select_idle_core, p, core, cpus, idle_cpu);
+	return r;
 }
 
 int wsk_select_idle_smt(struct task_struct *p, struct sched_domain *sd, int target)
 {
-	return select_idle_smt(S, p, sd, target);
+	int li = LAYER(select_idle_smt), r;
+
+	if (li < 0)
+		return select_idle_smt(S, p, sd, target);
+	POLICY_CALL_AT(S, li, &r, select_idle_smt, p, sd, target);
+	return r;
 }
 
 int wsk_select_idle_cpu(struct task_struct *p, struct sched_domain *sd, bool has_idle_core,
 			int target)
 {
-	return select_idle_cpu(S, p, sd, has_idle_core, target);
+	int li = LAYER(select_idle_cpu), r;
+
+	if (li < 0)
+		return select_idle_cpu(S, p, sd, has_idle_core, target);
+	POLICY_CALL_AT(S, li, &r, select_idle_cpu, p, sd, has_idle_core, target);
+	return r;
 }
 
 void wsk_set_idle_cores(int cpu, int val)

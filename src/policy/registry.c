@@ -71,7 +71,11 @@ static void say(const char *s)
 /* "wakesim: --policy PATH: its hook HOOK " for the policy running now. */
 static void say_who(void)
 {
-	const struct wakesim_policy *p = policy_sim ? policy_sim->cfg.policy : NULL;
+	/* The layer whose hook runs: the --policy, or a seed feature's built-in form. */
+	const struct wakesim_policy *p =
+		!policy_sim ? NULL
+		: policy_layer >= 0 && policy_layer < policy_sim->nr_layers ? policy_sim->layer[policy_layer]
+									    : policy_sim->cfg.policy;
 	const char *path = p ? p->name : "?";
 
 	for (int i = 0; i < nr_loaded; i++)

@@ -48,20 +48,12 @@ static int d_select_idle_cpu(struct task_struct *p, struct sched_domain *sd, boo
 static int d_sis_scan_budget(struct task_struct *p, struct sched_domain *sd, bool has_idle_core,
 			     int target, int *nr)
 {
-	(void)p;
-	(void)sd;
-	(void)has_idle_core;
-	(void)target;
-	(void)nr;
-	return -1;
+	return sis_scan_budget(p, sd, has_idle_core, target, nr);
 }
 
-/* Mainline's from v5.13 (v5.12 started at target itself). */
 static int d_sis_scan_first(struct task_struct *p, struct sched_domain *sd, int target)
 {
-	(void)p;
-	(void)sd;
-	return target + 1;
+	return sis_scan_first(p, sd, target);
 }
 
 static int d_sis_scan_cpu(struct task_struct *p, int cpu)
