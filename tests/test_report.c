@@ -27,6 +27,7 @@
 
 #include "report/compare_out.h"
 #include "report/progress.h"
+#include "report/winloss.h"
 
 static const double g1[3][3] = { { 10, 12, 14 }, { 8, 9, 10 }, { 6, 6.5, 7 } };
 static const double g2[3] = { 5, 5, 5 };
@@ -146,6 +147,70 @@ static void test_significance_marker(void **state)
 	assert_non_null(strstr(out, "(  45.83%)"));
 	assert_non_null(strstr(out, "significant at 99%"));
 	free(out);
+}
+
+/*
+ * The win/loss paragraph on cells written by hand (issue 23): netperf on
+ * kunpeng920-48 (96 CPUs) wins at 24, 48 and 96 pairs (25-100% of the
+ * CPUs, significant), loses at 192 (200%); 12 pairs moved +1% without
+ * significance and is no group. tbench on zen2-7742-2s loses at 128 and 256
+ * clients of 256 CPUs (50-100%); hackbench, where lower is better, never
+ * changed a decision at g=2 and g=4 and was 5% slower at g=8: its change
+ * comes from compare's own statistics on run times (0.95, 1.00, 1.05 s
+ * against 1.00 s +-0.01 for the base: (1.00 - 1.05) / 1.00 = -5%).
+ */
+static void test_winloss_summary(void **state)
+{
+	(void)state;
+	const double base[] = { 0.99, 1.00, 1.01 }, pol[] = { 1.04, 1.05, 1.06 };
+	struct cmp_cell hb[2] = { { .values = base, .n = 3 }, { .values = pol, .n = 3 } };
+	const char *const sides[] = { "base", "p" }, *const lv[] = { "g=8" };
+	struct cmp_table t = { .higher_is_better = false, .sig_level = 0.95, .nsides = 2,
+			       .nloads = 1, .side_name = sides, .side_features = sides,
+			       .load = lv, .cell = hb };
+
+	cmp_table_stats(&t);
+	assert_float_equal(hb[1].change_pct, -5.0, 1e-9);
+	assert_true(hb[1].significant);
+	const struct wl_cell c[] = {
+		{ "kunpeng920-48", "netperf", "instances=12", 12.5, +1.0, false, false },
+		{ "kunpeng920-48", "netperf", "instances=24", 25, +4.0, true, false },
+		{ "kunpeng920-48", "netperf", "instances=48", 50, +12.0, true, false },
+		{ "kunpeng920-48", "netperf", "instances=96", 100, +7.0, true, false },
+		{ "kunpeng920-48", "netperf", "instances=192", 200, -3.0, true, false },
+		{ "zen2-7742-2s", "tbench", "clients=128", 50, -11.0, true, false },
+		{ "zen2-7742-2s", "tbench", "clients=256", 100, -20.0, true, false },
+		{ "zen2-7742-2s", "tbench", "clients=512", 200, +2.0, false, false },
+		{ "epyc9654-2s", "hackbench", "g=2", NAN, 0, false, true },
+		{ "epyc9654-2s", "hackbench", "g=4", NAN, 0, false, true },
+		{ "epyc9654-2s", "hackbench", "g=8", NAN, hb[1].change_pct, hb[1].significant, false },
+	};
+	char out[1024];
+	json_object *js = json_object_new_object(), *v, *g;
+
+	winloss_summary(c, 11, "p", out, sizeof(out), js);
+	assert_string_equal(out, "p: wins on kunpeng920-48 with netperf at 25-100% load, +4.0..+12.0%; "
+			    "loses on kunpeng920-48 with netperf at 200% load, -3.0%; on zen2-7742-2s "
+			    "with tbench at 50-100% load, -11.0..-20.0%; on epyc9654-2s with hackbench at "
+			    "g=8, -5.0%; never changed a decision on epyc9654-2s with hackbench at "
+			    "g=2..g=4");
+	assert_true(json_object_object_get_ex(js, "losses", &v));
+	assert_int_equal(json_object_array_length(v), 3);
+	g = json_object_array_get_idx(v, 1);
+	assert_string_equal(json_object_to_json_string(g), "{ \"machine\": \"zen2-7742-2s\", "
+			    "\"workload\": \"tbench\", \"loads\": [ \"clients=128\", \"clients=256\" ], "
+			    "\"change_pct\": [ -20.0, -11.0 ] }");
+	assert_true(json_object_object_get_ex(js, "never_changed", &v));
+	assert_int_equal(json_object_array_length(v), 1);
+	json_object_put(js);
+	/* Nothing significant, nothing unchanged. */
+	winloss_summary(c, 1, "p", out, sizeof(out), NULL);
+	assert_string_equal(out, "p: no significant change");
+	/* Task counts as % of the CPUs; hackbench's groups are not one. */
+	assert_float_equal(winloss_load_pct("clients", "64", 256), 25, 0);
+	assert_float_equal(winloss_load_pct("instances", "224", 224), 100, 0);
+	assert_true(isnan(winloss_load_pct("groups", "8", 96)));
+	assert_true(isnan(winloss_load_pct("clients", "8x", 96)));
 }
 
 static void test_csv_and_json(void **state)
@@ -323,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_text_golden),
 		cmocka_unit_test(test_significance_marker),
 		cmocka_unit_test(test_csv_and_json),
+		cmocka_unit_test(test_winloss_summary),
 		cmocka_unit_test(test_progress_line),
 		cmocka_unit_test(test_progress_tty),
 		cmocka_unit_test(test_plot),

@@ -92,6 +92,18 @@ static void test_shards_merge_to_the_same_report(void **state)
 	/* 36 jobs in 4 shards: 9 each, job j in shard j mod 4 + 1. */
 	assert_int_equal(tu_sh(out, sizeof(out), "jq -c '[.results[].job]' %s/s2.json", dir), 0);
 	assert_string_equal(out, "[1,5,9,13,17,21,25,29,33]\n");
+	/*
+	 * Under the tables, a summary line per policy but the base (its
+	 * grouping is checked by hand in test_report.c), in JSON too.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "sed -n '/^summary: significant changes against "
+			       "mainline/,$p' %s/full.txt | cut -d: -f1", dir), 0);
+	assert_string_equal(out, "summary\n  delay\n  scx\n");
+	assert_int_equal(tu_sh(out, sizeof(out), "%s merge --json %s/s1.json %s/s2.json %s/s3.json "
+			       "%s/s4.json | jq -c '.summary | keys, (.delay | keys)'", tu_wakesim(), dir,
+			       dir, dir, dir), 0);
+	assert_string_equal(out, "[\"delay\",\"scx\"]\n[\"losses\",\"never_changed\",\"text\","
+			    "\"wins\"]\n");
 	/* The report has a table per machine and workload, and the sides' changes. */
 	assert_int_equal(tu_sh(out, sizeof(out), "grep -c '^== machine' %s/full.txt", dir), 0);
 	assert_string_equal(out, "4\n");

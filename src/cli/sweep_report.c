@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "report/compare_out.h"
+#include "report/winloss.h"
 #include "util/jsondoc.h"
 #include "util/jsonin.h"
 
@@ -21,6 +22,13 @@ struct merged {
 	const char *plan_file;
 	json_object **res;		/* [nr_jobs]: each job's result object */
 	json_object *machines;		/* from the first document */
+	/*
+	 * The summary's cells: [policy - 1][the plan's (machine, workload,
+	 * load) in order], filled as the tables are; labels owned here.
+	 */
+	struct wl_cell *wl;
+	int nr_wl;			/* cells per policy */
+	char (*wl_load)[96];		/* [nr_wl]: their load labels */
 };
 
 static int doc_fail(const char *name, const char *what, char *err, size_t errlen)
@@ -323,7 +331,7 @@ static double jnum(json_object *o)
 }
 
 /* One compare table: machine m, workload w; rendered as text or added to tables. */
-static int render_table(const struct merged *mg, int m, int w, bool json, json_object *tables,
+static int render_table(struct merged *mg, int m, int w, bool json, json_object *tables,
 			FILE *f)
 {
 	const struct sweep_plan *p = &mg->plan;
@@ -438,6 +446,28 @@ static int render_table(const struct merged *mg, int m, int w, bool json, json_o
 	};
 
 	cmp_table_stats(&t);
+	/* Each policy's cells for the summary, in plan order. */
+	int at = 0;
+
+	for (int ww = 0; ww < p->nr_workloads; ww++)
+		at += (ww < w ? m + 1 : m) * p->wl[ww].nr_loads;
+	for (int l = 0; l < nl; l++) {
+		snprintf(mg->wl_load[at + l], sizeof(mg->wl_load[at + l]), "%s", lbuf[l]);
+		for (int s = 1; s < np; s++) {
+			const struct cmp_cell *cl = &cells[l * np + s];
+
+			mg->wl[(s - 1) * mg->nr_wl + at + l] = (struct wl_cell){
+				.machine = t.machine,
+				.workload = wl->name,
+				.load = mg->wl_load[at + l],
+				.load_pct = winloss_load_pct(wl->load_name, wl->load_name ? wl->load_val[l] : NULL,
+							     t.nr_cpus),
+				.change_pct = cl->change_pct,
+				.significant = cl->significant,
+				.never_changed = cl->same_placements == 1,
+			};
+		}
+	}
 	if (json) {
 		json_object *o = cmp_json(&t);
 
@@ -483,6 +513,15 @@ int sweep_render(const struct sweep_doc *docs, int n, bool json, FILE *f, char *
 			p->nr_machines, p->nr_machines == 1 ? "" : "s", levels, levels == 1 ? "" : "s",
 			p->nr_workloads, p->nr_workloads == 1 ? "" : "s", p->nr_policies,
 			p->nr_policies == 1 ? "y" : "ies", p->runs, p->runs == 1 ? "" : "s", p->nr_jobs);
+	mg.nr_wl = p->nr_machines * levels;
+	mg.wl = calloc((size_t)(mg.nr_wl * (p->nr_policies > 1 ? p->nr_policies - 1 : 1)),
+		       sizeof(*mg.wl));
+	mg.wl_load = calloc((size_t)mg.nr_wl, sizeof(*mg.wl_load));
+	if (!mg.wl || !mg.wl_load) {
+		snprintf(err, errlen, "out of memory");
+		json_object_put(tables);
+		goto out;
+	}
 	for (int m = 0; m < p->nr_machines; m++)
 		for (int w = 0; w < p->nr_workloads; w++)
 			if (render_table(&mg, m, w, json, tables, f)) {
@@ -490,6 +529,23 @@ int sweep_render(const struct sweep_doc *docs, int n, bool json, FILE *f, char *
 				json_object_put(tables);
 				goto out;
 			}
+	/* Under the tables: each policy's wins and losses in one paragraph. */
+	json_object *summary = json ? json_object_new_object() : NULL;
+
+	if (!json && p->nr_policies > 1)
+		fprintf(f, "summary: significant changes against %s (Welch's t-test, 95%%), by "
+			"machine, workload and adjacent load levels\n", p->pol[0].name);
+	for (int s = 1; s < p->nr_policies; s++) {
+		char text[4096];
+		json_object *one = json ? json_object_new_object() : NULL;
+
+		winloss_summary(mg.wl + (size_t)(s - 1) * (size_t)mg.nr_wl, mg.nr_wl, p->pol[s].name,
+				text, sizeof(text), one);
+		if (json)
+			json_object_object_add(summary, p->pol[s].name, one);
+		else
+			fprintf(f, "  %s\n", text);
+	}
 	if (json) {
 		json_object *root = json_object_new_object();
 
@@ -497,6 +553,7 @@ int sweep_render(const struct sweep_doc *docs, int n, bool json, FILE *f, char *
 		json_object_object_add(root, "plan_file", json_object_new_string(base));
 		json_object_object_add(root, "simulations", json_object_new_int64(p->nr_jobs));
 		json_object_object_add(root, "tables", tables);
+		json_object_object_add(root, "summary", summary);
 		fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 								     JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(root);
@@ -504,6 +561,8 @@ int sweep_render(const struct sweep_doc *docs, int n, bool json, FILE *f, char *
 	ret = 0;
 out:
 	free(mg.res);
+	free(mg.wl);
+	free(mg.wl_load);
 	sweep_plan_free(&mg.plan);
 	return ret;
 }
