@@ -596,6 +596,29 @@ static void test_misbehaving_policies(void **state)
 		print_error("compare printed:\n%s\n", out);
 		fail();
 	}
+	/* Found by a trial of the hooks: endless recursion died with no word. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
+			       "build/test-policies/recurse.so -- hackbench -g 1 -l 20", tu_wakesim()), 1);
+	assert_non_null(strstr(out, "--policy build/test-policies/recurse.so: its hook sis_candidate "
+				    "crashed (SIGSEGV): the run is lost"));
+	/* ... and a loop that kept calling a hook of its own outlived the limit. */
+	assert_int_equal(tu_sh(out, sizeof(out), "timeout 60 %s run --machine " TU_HOST " --policy "
+			       "build/test-policies/spin_nested.so -- hackbench -g 1 -l 200",
+			       tu_wakesim()), 1);
+	assert_non_null(strstr(out, "spin_nested.so: its hook sis_candidate ran for over 1 s of CPU "
+				    "time in one call"));
+	/* An unregistered counter and a misspelt feature: once each; a bad CPU ends the run. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
+			       "build/test-policies/misuse.so -- hackbench -g 1 -l 200", tu_wakesim()), 1);
+	assert_non_null(strstr(out, "wakesim: policy misuse: policy_counter_add() with counter 7, "
+				    "which this simulation has not registered: its counts are lost"));
+	assert_non_null(strstr(out, "wakesim: policy misuse: sched_feat(SIS_UTILL): no such feature"));
+	assert_non_null(strstr(out, "--policy build/test-policies/misuse.so: its hook idle_cpu passed "
+				    "CPU -3 to rq_idle() (the machine's CPUs are 0..1): the run is lost"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
+			       "build/test-policies/misuse.so -- hackbench -g 1 -l 200 2>&1 | grep -c "
+			       "'counter 7'", tu_wakesim()), 0);
+	assert_string_equal(out, "1\n");
 	/*
 	 * Every placement (a wake-up that selects a CPU, or a fork) of a task
 	 * free to move asks the policy once, so the warning counts the run's

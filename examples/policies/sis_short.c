@@ -33,6 +33,9 @@ static int s4_wake_affine_idle(int this_cpu, int prev_cpu, int sync)
 static int s4_sis_scan_budget(struct task_struct *p, struct sched_domain *sd, bool has_idle_core,
 			      int target, int *nr)
 {
+	/* SIS_UTIL's "no budget" returns before hook 2, as in the patch. */
+	if (*nr <= 1)
+		return sis_scan_budget(p, sd, has_idle_core, target, nr);
 	/* Hook 2: affine already, a busy LLC, two short tasks: no scan. */
 	if (!has_idle_core && target == smp_processor_id() && 5LL * *nr < 3LL * sd_span_weight(sd) &&
 	    rq_nr_running(target) <= 1 && is_short_task(p) && is_short_task(current)) {

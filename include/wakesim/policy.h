@@ -27,7 +27,9 @@
  *
  * Differences from the kernel: task and domain fields are read through
  * functions (task_cpu(p), task_cpus_ptr(p), sd_flags(sd)) since the
- * structures are wakesim's; there is no RCU or locking to do.
+ * structures are wakesim's; there is no RCU or locking to do. A CPU
+ * number outside the machine passed to a helper, or a helper called
+ * outside any hook, ends the run with a message naming the hook.
  *
  * The API's version is WAKESIM_POLICY_API; wakesim refuses an object
  * built against another version.
@@ -50,7 +52,7 @@ static inline int smp_processor_id(void) { return wsk_smp_processor_id(); }
 #define current wsk_current()
 /* The simulated time, ns (sched_clock()). */
 static inline uint64_t sched_clock(void) { return wsk_clock_ns(); }
-/* Whether a feature is on: sched_feat(SIS_UTIL), as in fair.c. */
+/* Whether a feature is on: sched_feat(SIS_UTIL), as in fair.c (a misspelt one: off, with a warning). */
 #define sched_feat(x) wsk_sched_feat(#x)
 /* Charge ns of the policy's own work to the waking CPU. */
 static inline void policy_charge_ns(uint64_t ns) { wsk_charge_ns(ns); }
@@ -72,8 +74,10 @@ static inline void *task_data(struct task_struct *p) { return wsk_task_data(p); 
 /*
  * A counter of the policy's own, shown with the run's metrics (run,
  * compare's diagnostics, JSON, CSV) as "policy.NAME": register it by name
- * (letters, digits, '_'; at most 8 counters) in ->init, which returns its
- * id (-1: refused), then policy_counter_add(id, n).
+ * (letters, digits, '_', at most 31 of them; at most 8 counters) in ->init,
+ * which runs before each simulation: it returns its id (the same for the
+ * same name; -1: a name refused), then policy_counter_add(id, n). An id
+ * this simulation did not register loses its counts, with a warning.
  */
 static inline int policy_counter(const char *name) { return wsk_counter(name); }
 static inline void policy_counter_add(int id, uint64_t n) { wsk_counter_add(id, n); }

@@ -101,12 +101,16 @@ struct wakesim_policy {
 	 * Before the scan, with its budget: *nr is mainline's (SIS_UTIL's
 	 * nr_idle_scan + 1, or SIS_PROP's; 1 << 30 without either), which the
 	 * loop pre-decrements before each CPU outside idle-core mode, as
-	 * fair.c's does. Return -1 to scan with *nr (changed or not; 1 or less
-	 * is no scan), or a CPU to take without scanning (S4's hook 2).
+	 * fair.c's does; 1 when SIS_UTIL found no budget (the kernel would
+	 * return -1 here). Return -1 to scan with *nr (changed or not; 1 or
+	 * less is no scan), or a CPU to take without scanning (S4's hook 2).
 	 */
 	int (*sis_scan_budget)(struct task_struct *p, struct sched_domain *sd, bool has_idle_core,
 			       int target, int *nr);
-	/* The CPU the scan's wrap-around walk of the LLC starts at (mainline: target + 1). */
+	/*
+	 * The CPU the scan's wrap-around walk of the LLC starts at (mainline:
+	 * target + 1); any int is taken modulo the number of CPUs.
+	 */
 	int (*sis_scan_first)(struct task_struct *p, struct sched_domain *sd, int target);
 	/* One CPU of the scan outside idle-core mode, as __select_idle_cpu(): cpu if taken, else -1. */
 	int (*sis_scan_cpu)(struct task_struct *p, int cpu);
@@ -118,7 +122,11 @@ struct wakesim_policy {
 	bool (*is_short_task)(const struct task_struct *p);
 
 	/* ---- events a heuristic keeps state on ---- */
-	/* p joins cpu's runqueue; flags ENQUEUE_WAKEUP, ENQUEUE_MIGRATED, ... (sched_flags.h). */
+	/*
+	 * p joins cpu's runqueue; flags ENQUEUE_WAKEUP, ENQUEUE_MIGRATED, ...
+	 * (sched_flags.h). A wake-up of a task still queued (a delayed
+	 * sleeper, DELAY_DEQUEUE) requeues it: no enqueue.
+	 */
 	void (*enqueue_task)(int cpu, struct task_struct *p, int flags);
 	/* p leaves it; flags DEQUEUE_SLEEP when p goes to sleep. */
 	void (*dequeue_task)(int cpu, struct task_struct *p, int flags);

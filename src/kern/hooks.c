@@ -8,6 +8,7 @@
 
 struct sim *policy_sim;
 const char *volatile policy_hook;
+const char *volatile policy_top_hook;
 int policy_layer = -1;
 volatile unsigned long policy_calls;
 

@@ -25,10 +25,13 @@ struct sim;
 extern struct sim *policy_sim;
 /*
  * The hook running now (its field name in struct wakesim_policy), the
- * layer it belongs to (an index of sim->layer[]) and a count of hook
- * calls: what a crash or the time limit's watchdog names.
+ * layer it belongs to (an index of sim->layer[]) and a count of the calls
+ * the kernel made into hooks (not of the hooks they call in turn): what a
+ * crash names, and the time limit's watchdog measures a call by.
  */
 extern const char *volatile policy_hook;
+/* The hook the kernel called, of which policy_hook may be a nested call: what the time limit names. */
+extern const char *volatile policy_top_hook;
 extern int policy_layer;
 extern volatile unsigned long policy_calls;
 
@@ -56,7 +59,9 @@ int policy_layer_of(const struct sim *sim, int from, size_t off);
 		policy_sim = (s_);                                             \
 		policy_hook = #hook;                                           \
 		policy_layer = li_;                                            \
-		policy_calls++;                                                \
+		policy_calls += !outer_;                                       \
+		if (!outer_)                                                   \
+			policy_top_hook = #hook;                               \
 		*(out) = (s_)->layer[li_]->hook(__VA_ARGS__);                  \
 		policy_hook = outer_hook_;                                     \
 		policy_layer = outer_layer_;                                   \
@@ -79,7 +84,9 @@ int policy_layer_of(const struct sim *sim, int from, size_t off);
 			policy_sim = (s_);                                     \
 			policy_hook = #hook;                                   \
 			policy_layer = l_;                                     \
-			policy_calls++;                                        \
+			policy_calls += !outer_;                               \
+			if (!outer_)                                           \
+				policy_top_hook = #hook;                       \
 			(s_)->layer[l_]->hook(__VA_ARGS__);                    \
 			policy_hook = outer_hook_;                             \
 			policy_layer = outer_layer_;                           \

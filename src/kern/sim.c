@@ -208,8 +208,8 @@ int sim_run(struct sim *sim, char *err, size_t errlen)
 		if (sim->layer[l]->init)
 			POLICY_CALL_AT(sim, l, &r, init);
 		if (r) {
-			snprintf(err, errlen, "policy %s: its init() refused this machine (%s)",
-				 sim->layer[l]->name, sim->m->name);
+			snprintf(err, errlen, "policy %s: its init() returned %d, refusing the run on "
+				 "machine %s", sim->layer[l]->name, r, sim->m->name);
 			return -2;
 		}
 	}

@@ -413,7 +413,8 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 			line_read(sim, &sds->line);
 			/* +1: the loop below pre-decrements. */
 			nr = sds->nr_idle_scan + 1;
-			if (nr == 1)
+			/* A policy's ->sis_scan_budget may still give one, below. */
+			if (nr == 1 && !POLICY_HAS(sim, sis_scan_budget))
 				return placed(sim, PR_SCAN_NO_BUDGET, NO_CPU);
 		}
 	}

@@ -4,6 +4,7 @@
  * Each is a thin call into the kernel model, so a policy pays what the
  * built-in path pays for the same step.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,31 @@
 _Static_assert(sizeof(struct cacheline) <= sizeof(struct policy_cacheline),
 	       "struct policy_cacheline must hold a struct cacheline");
 
-#define S policy_sim
+/* The simulation of the hook running now; a helper called outside any hook is refused. */
+static inline struct sim *cur_sim(void)
+{
+	if (!policy_sim)
+		policy_misuse("called a helper");
+	return policy_sim;
+}
+
+#define S cur_sim()
+
+/* A CPU number a policy passed: one of the machine's, or the run ends saying so. */
+static void bad_cpu(int cpu, const char *fn)
+{
+	char what[160];
+
+	snprintf(what, sizeof(what), "passed CPU %d to %s() (the machine's CPUs are 0..%d)", cpu, fn,
+		 policy_sim->nr_cpus - 1);
+	policy_misuse(what);
+}
+
+#define CPU_OK(cpu, fn)                                                  \
+	do {                                                             \
+		if ((cpu) < 0 || (cpu) >= cur_sim()->nr_cpus)            \
+			bad_cpu((cpu), (fn));                            \
+	} while (0)
 
 /*
  * Where a policy's call of the decision function of hook goes: from that
@@ -73,8 +98,19 @@ int wsk_counter(const char *name)
 
 void wsk_counter_add(int id, uint64_t n)
 {
-	if (id >= 0 && id < S->met.nr_policy_counters)
+	static bool warned;
+
+	if (id >= 0 && id < S->met.nr_policy_counters) {
 		S->met.policy_counter[id] += n;
+		return;
+	}
+	/* Counts that go nowhere would read as zero in every report: say so, once. */
+	if (!warned)
+		fprintf(stderr, "wakesim: policy %s: policy_counter_add() with counter %d, which "
+			"this simulation has not registered: its counts are lost (register counters "
+			"in ->init, which runs before each simulation)\n",
+			S->layer[policy_layer]->name, id);
+	warned = true;
 }
 
 uint64_t wsk_clock_ns(void)
@@ -89,9 +125,16 @@ int wsk_nr_cpus(void)
 
 bool wsk_sched_feat(const char *name)
 {
+	static bool warned;
+
 	for (int i = 0; i < __SCHED_FEAT_NR; i++)
 		if (!strcmp(sched_feature_name(i), name))
 			return S->feat.on[i];
+	/* In the kernel a misspelt feature does not compile. */
+	if (!warned)
+		fprintf(stderr, "wakesim: policy %s: sched_feat(%s): no such feature, taken as off "
+			"(wakesim features lists them)\n", S->layer[policy_layer]->name, name);
+	warned = true;
 	return false;
 }
 
@@ -189,6 +232,7 @@ bool wsk_idle_cpu(int cpu)
 	int li = LAYER(idle_cpu);
 	bool r;
 
+	CPU_OK(cpu, "idle_cpu");
 	if (li < 0)
 		return rq_is_idle(&S->rq[cpu]);
 	POLICY_CALL_AT(S, li, &r, idle_cpu, cpu);
@@ -197,16 +241,19 @@ bool wsk_idle_cpu(int cpu)
 
 bool wsk_available_idle_cpu(int cpu)
 {
+	CPU_OK(cpu, "available_idle_cpu");
 	return available_idle_cpu(S, cpu);
 }
 
 bool wsk_rq_idle(int cpu)
 {
+	CPU_OK(cpu, "rq_idle");
 	return rq_is_idle(&S->rq[cpu]);
 }
 
 bool wsk_sched_idle_cpu(int cpu)
 {
+	CPU_OK(cpu, "sched_idle_cpu");
 	sched_idle_cpu_reads(S, cpu);
 	return false;
 }
@@ -220,56 +267,67 @@ static void read_rq(int cpu)
 
 unsigned int wsk_nr_running(int cpu)
 {
+	CPU_OK(cpu, "rq_nr_running");
 	read_rq(cpu);
 	return S->rq[cpu].nr_running;
 }
 
 unsigned long wsk_cpu_util(int cpu)
 {
+	CPU_OK(cpu, "cpu_util");
 	read_rq(cpu);
 	return cpu_util(S, cpu, NULL, -1);
 }
 
 unsigned long wsk_cpu_load(int cpu)
 {
+	CPU_OK(cpu, "cpu_load");
 	read_rq(cpu);
 	return cpu_load(S, cpu);
 }
 
 unsigned long wsk_cpu_load_without(int cpu, struct task_struct *p)
 {
+	CPU_OK(cpu, "cpu_load_without");
 	read_rq(cpu);
 	return cpu_load_without(S, cpu, p);
 }
 
 uint64_t wsk_rq_avg_idle(int cpu)
 {
+	CPU_OK(cpu, "rq_avg_idle");
 	read_rq(cpu);
 	return S->rq[cpu].avg_idle;
 }
 
 unsigned long wsk_capacity_of(int cpu)
 {
+	CPU_OK(cpu, "capacity_of");
 	return capacity_of(S, cpu);
 }
 
 unsigned long wsk_capacity_orig_of(int cpu)
 {
+	CPU_OK(cpu, "capacity_orig_of");
 	return S->m->topo.cpu[cpu].capacity;
 }
 
 bool wsk_cpus_share_cache(int this_cpu, int that_cpu)
 {
+	CPU_OK(this_cpu, "cpus_share_cache");
+	CPU_OK(that_cpu, "cpus_share_cache");
 	return doms_share_cache(&S->doms, this_cpu, that_cpu);
 }
 
 bool wsk_test_idle_cores(int cpu)
 {
+	CPU_OK(cpu, "test_idle_cores");
 	return test_idle_cores(S, cpu);
 }
 
 const struct cpumask *wsk_cpu_smt_mask(int cpu)
 {
+	CPU_OK(cpu, "cpu_smt_mask");
 	return machine_smt_mask(S->m, cpu);
 }
 
@@ -280,11 +338,13 @@ bool wsk_sched_smt_active(void)
 
 int wsk_cpu_to_node(int cpu)
 {
+	CPU_OK(cpu, "cpu_to_node");
 	return S->m->topo.cpu[cpu].node;
 }
 
 struct sched_domain *wsk_cpu_sd(int cpu)
 {
+	CPU_OK(cpu, "for_each_domain");
 	return S->doms.cpu[cpu].sd;
 }
 
@@ -295,6 +355,7 @@ struct sched_domain *wsk_sd_parent(const struct sched_domain *sd)
 
 struct sched_domain *wsk_sd_llc(int cpu)
 {
+	CPU_OK(cpu, "sd_llc");
 	return S->doms.cpu[cpu].sd_llc;
 }
 
@@ -315,6 +376,7 @@ unsigned int wsk_sd_span_weight(const struct sched_domain *sd)
 
 int wsk_sd_llc_size(int cpu)
 {
+	CPU_OK(cpu, "sd_llc_size");
 	return S->doms.cpu[cpu].sd_llc_size;
 }
 
@@ -353,6 +415,8 @@ int wsk_select_idle_sibling(struct task_struct *p, int prev_cpu, int target)
 {
 	int li = LAYER(select_idle_sibling), r;
 
+	CPU_OK(prev_cpu, "select_idle_sibling");
+	CPU_OK(target, "select_idle_sibling");
 	if (li < 0)
 		return select_idle_sibling(S, p, prev_cpu, target);
 	POLICY_CALL_AT(S, li, &r, select_idle_sibling, p, prev_cpu, target);
@@ -375,6 +439,8 @@ int wsk_wake_affine(struct sched_domain *sd, struct task_struct *p, int this_cpu
 {
 	int li = LAYER(wake_affine), r;
 
+	CPU_OK(this_cpu, "wake_affine");
+	CPU_OK(prev_cpu, "wake_affine");
 	if (li < 0)
 		return wake_affine(S, sd, p, this_cpu, prev_cpu, sync);
 	POLICY_CALL_AT(S, li, &r, wake_affine, sd, p, this_cpu, prev_cpu, sync);
@@ -400,6 +466,8 @@ int wsk_wake_affine_weight(struct sched_domain *sd, struct task_struct *p, int t
 {
 	int li = LAYER(wake_affine_weight), r;
 
+	CPU_OK(this_cpu, "wake_affine_weight");
+	CPU_OK(prev_cpu, "wake_affine_weight");
 	if (li < 0)
 		return wake_affine_weight(S, sd, p, this_cpu, prev_cpu, sync);
 	POLICY_CALL_AT(S, li, &r, wake_affine_weight, sd, p, this_cpu, prev_cpu, sync);
@@ -410,6 +478,8 @@ int wsk_wake_affine_idle(int this_cpu, int prev_cpu, int sync)
 {
 	int li = LAYER(wake_affine_idle), r;
 
+	CPU_OK(this_cpu, "wake_affine_idle");
+	CPU_OK(prev_cpu, "wake_affine_idle");
 	if (li < 0)
 		return wake_affine_idle(S, this_cpu, prev_cpu, sync);
 	POLICY_CALL_AT(S, li, &r, wake_affine_idle, this_cpu, prev_cpu, sync);
@@ -422,6 +492,9 @@ bool wsk_sis_candidate(struct task_struct *p, int which, int cpu, int prev_cpu, 
 	bool fits = S->tun->kver != KV_5_12, r;
 	unsigned long util = fits && S->doms.asym_cpucap_active ? task_util_est(p) : 0;
 
+	CPU_OK(cpu, "sis_candidate");
+	CPU_OK(prev_cpu, "sis_candidate");
+	CPU_OK(target, "sis_candidate");
 	if (li < 0)
 		return sis_candidate(S, p, which, cpu, prev_cpu, target, util, fits);
 	POLICY_CALL_AT(S, li, &r, sis_candidate, p, which, cpu, prev_cpu, target);
@@ -433,6 +506,7 @@ int wsk_sis_scan_budget(struct task_struct *p, struct sched_domain *sd, bool has
 {
 	int li = LAYER(sis_scan_budget), r;
 
+	CPU_OK(target, "sis_scan_budget");
 	if (li < 0)
 		return -1;
 	POLICY_CALL_AT(S, li, &r, sis_scan_budget, p, sd, has_idle_core, target, nr);
@@ -443,6 +517,7 @@ int wsk_sis_scan_first(struct task_struct *p, struct sched_domain *sd, int targe
 {
 	int li = LAYER(sis_scan_first), r;
 
+	CPU_OK(target, "sis_scan_first");
 	if (li < 0)
 		return S->tun->kver == KV_5_12 ? target : target + 1;
 	POLICY_CALL_AT(S, li, &r, sis_scan_first, p, sd, target);
@@ -483,6 +558,7 @@ int wsk___select_idle_cpu(int cpu, struct task_struct *p)
 {
 	int li = LAYER(sis_scan_cpu), r;
 
+	CPU_OK(cpu, "__select_idle_cpu");
 	if (li < 0)
 		return __select_idle_cpu(S, cpu);
 	POLICY_CALL_AT(S, li, &r, sis_scan_cpu, p, cpu);
@@ -493,6 +569,7 @@ int wsk_select_idle_core(struct task_struct *p, int core, struct cpumask *cpus, 
 {
 	int li = LAYER(select_idle_core), r;
 
+	CPU_OK(core, "select_idle_core");
 	if (li < 0)
 		return select_idle_core(S, core, cpus, idle_cpu);
 	POLICY_CALL_AT(S, li, &r, select_idle_core, p, core, cpus, idle_cpu);
@@ -503,6 +580,7 @@ int wsk_select_idle_smt(struct task_struct *p, struct sched_domain *sd, int targ
 {
 	int li = LAYER(select_idle_smt), r;
 
+	CPU_OK(target, "select_idle_smt");
 	if (li < 0)
 		return select_idle_smt(S, p, sd, target);
 	POLICY_CALL_AT(S, li, &r, select_idle_smt, p, sd, target);
@@ -514,6 +592,7 @@ int wsk_select_idle_cpu(struct task_struct *p, struct sched_domain *sd, bool has
 {
 	int li = LAYER(select_idle_cpu), r;
 
+	CPU_OK(target, "select_idle_cpu");
 	if (li < 0)
 		return select_idle_cpu(S, p, sd, has_idle_core, target);
 	POLICY_CALL_AT(S, li, &r, select_idle_cpu, p, sd, has_idle_core, target);
@@ -522,6 +601,7 @@ int wsk_select_idle_cpu(struct task_struct *p, struct sched_domain *sd, bool has
 
 void wsk_set_idle_cores(int cpu, int val)
 {
+	CPU_OK(cpu, "set_idle_cores");
 	set_idle_cores(S, cpu, val);
 }
 
@@ -529,6 +609,7 @@ int wsk_llc_nr_idle_scan(int cpu)
 {
 	struct sched_domain_shared *sds = S->doms.cpu[cpu].sd_llc_shared;
 
+	CPU_OK(cpu, "llc_nr_idle_scan");
 	if (!sds)
 		return -1;
 	line_read(S, &sds->line);
@@ -566,6 +647,8 @@ bool wsk_sched_asym_cpucap_active(void)
 
 bool wsk_cpus_share_resources(int this_cpu, int that_cpu)
 {
+	CPU_OK(this_cpu, "cpus_share_resources");
+	CPU_OK(that_cpu, "cpus_share_resources");
 	return doms_share_resources(&S->doms, this_cpu, that_cpu);
 }
 

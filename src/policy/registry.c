@@ -69,7 +69,7 @@ static void say(const char *s)
 }
 
 /* "wakesim: --policy PATH: its hook HOOK " for the policy running now. */
-static void say_who(void)
+static void say_who(const char *hook)
 {
 	/* The layer whose hook runs: the --policy, or a seed feature's built-in form. */
 	const struct wakesim_policy *p =
@@ -84,8 +84,21 @@ static void say_who(void)
 	say("wakesim: --policy ");
 	say(path);
 	say(": its hook ");
-	say(policy_hook ? policy_hook : "?");
+	say(hook ? hook : "?");
 	say(" ");
+}
+
+void policy_misuse(const char *what)
+{
+	if (policy_sim) {
+		say_who(policy_hook);
+	} else {
+		say("wakesim: a policy called a wakesim helper outside any hook (from a "
+		    "constructor, or a thread of its own?): ");
+	}
+	say(what);
+	say(": the run is lost\n");
+	_exit(1);
 }
 
 static void policy_fault(int sig)
@@ -94,7 +107,7 @@ static void policy_fault(int sig)
 		if (fatal_sig[i] != sig)
 			continue;
 		if (policy_sim) {
-			say_who();
+			say_who(policy_hook);
 			say("crashed (");
 			say(fatal_name[i]);
 			say("): the run is lost\n");
@@ -121,7 +134,7 @@ static void policy_watchdog(int sig)
 
 	(void)sig;
 	if (policy_sim && seen_in_hook && policy_calls == seen_calls) {
-		say_who();
+		say_who(policy_top_hook);
 		say("ran for over " STR(POLICY_HOOK_LIMIT_S) " s of CPU time in one call (the limit; "
 		    "a loop that never ends?): the run is lost\n");
 		_exit(1);
@@ -132,7 +145,13 @@ static void policy_watchdog(int sig)
 
 static void guard_crashes(const struct wakesim_policy *p, const char *path)
 {
-	struct sigaction sa = { .sa_handler = policy_fault };
+	/*
+	 * An alternate stack: a hook that recurses without end overflows the
+	 * stack, and the handler that names it must still have one to run on.
+	 */
+	static char altstack[1 << 16];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigaction sa = { .sa_handler = policy_fault, .sa_flags = SA_ONSTACK };
 
 	if (nr_loaded < MAX_LOADED) {
 		loaded[nr_loaded].p = p;
@@ -142,6 +161,7 @@ static void guard_crashes(const struct wakesim_policy *p, const char *path)
 	if (guarded)
 		return;
 	guarded = true;
+	sigaltstack(&ss, NULL);
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < NR_FATAL; i++)
 		sigaction(fatal_sig[i], &sa, &prev_sa[i]);

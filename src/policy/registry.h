@@ -24,12 +24,20 @@ struct sim;
 void policy_watchdog_arm(void);
 
 /*
+ * A policy's misuse of the API that no result could survive (a CPU
+ * number out of range, a helper called outside any hook): "wakesim:
+ * --policy PATH: its hook HOOK " then what, on stderr, and the process
+ * ends with status 1, as a crash in a hook does.
+ */
+_Noreturn void policy_misuse(const char *what);
+
+/*
  * The policy spec names: "mainline" (*out = NULL: the kernel model's own
  * select_task_rq_fair(), with no indirection), "scx-default", or a path
  * to a shared object (one with a '/' or ending in ".so"), loaded with
- * dlopen() and checked: its wakesim_policy symbol, API version and
- * select_task_rq. Returns 0, or -1 with err naming the file and what is
- * wrong.
+ * dlopen() and checked: its wakesim_policy symbol, API version, a name
+ * and at least one hook. Returns 0, or -1 with err naming the file and
+ * what is wrong.
  */
 int policy_lookup(const char *spec, const struct wakesim_policy **out, char *err, size_t errlen);
 
