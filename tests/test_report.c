@@ -28,6 +28,7 @@
 #include "report/compare_out.h"
 #include "report/progress.h"
 #include "report/winloss.h"
+#include "report/winmap.h"
 
 static const double g1[3][3] = { { 10, 12, 14 }, { 8, 9, 10 }, { 6, 6.5, 7 } };
 static const double g2[3] = { 5, 5, 5 };
@@ -203,6 +204,26 @@ static void test_winloss_summary(void **state)
 	assert_true(json_object_object_get_ex(js, "never_changed", &v));
 	assert_int_equal(json_object_array_length(v), 1);
 	json_object_put(js);
+	/*
+	 * The map's data: rows in order of first appearance (netperf 0, tbench
+	 * 1, hackbench 2); columns the shares ascending (12.5, 25, 50, 100,
+	 * 200% as 0-4), then the labels (g=2, g=4, g=8 as 5-7); "*" where
+	 * significant, "=" where never changed.
+	 */
+	char *data = NULL;
+	size_t dlen = 0;
+	FILE *f = open_memstream(&data, &dlen);
+
+	assert_non_null(f);
+	winmap_data(c, 11, f);
+	fclose(f);
+	assert_non_null(strstr(data, "\n0 0 1.0000 - 0 \"kunpeng920-48 / netperf\" \"12.5%\"\n"));
+	assert_non_null(strstr(data, "\n0 4 -3.0000 * 0 \"kunpeng920-48 / netperf\" \"200%\"\n"));
+	assert_non_null(strstr(data, "\n1 2 -11.0000 * 0 \"zen2-7742-2s / tbench\" \"50%\"\n"));
+	assert_non_null(strstr(data, "\n1 4 2.0000 - 0 \"zen2-7742-2s / tbench\" \"200%\"\n"));
+	assert_non_null(strstr(data, "\n2 6 0.0000 = 1 \"epyc9654-2s / hackbench\" \"g=4\"\n"));
+	assert_non_null(strstr(data, "\n2 7 -5.0000 * 0 \"epyc9654-2s / hackbench\" \"g=8\"\n"));
+	free(data);
 	/* Nothing significant, nothing unchanged. */
 	winloss_summary(c, 1, "p", out, sizeof(out), NULL);
 	assert_string_equal(out, "p: no significant change");

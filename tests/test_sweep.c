@@ -104,6 +104,14 @@ static void test_shards_merge_to_the_same_report(void **state)
 			       dir, dir, dir), 0);
 	assert_string_equal(out, "[\"delay\",\"scx\"]\n[\"losses\",\"never_changed\",\"text\","
 			    "\"wins\"]\n");
+	/* The win/loss maps: a PNG and an SVG per policy but the base, each whole. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s merge %s/s1.json %s/s2.json %s/s3.json %s/s4.json "
+			       "--plot %s/map > /dev/null && cd %s/map && ls && tail -c 8 "
+			       "winloss-scx.png | od -An -tx1 && tail -c 8 winloss-delay.svg", tu_wakesim(),
+			       dir, dir, dir, dir, dir, dir), 0);
+	assert_string_equal(out, "plot.gp\nwinloss-delay.dat\nwinloss-delay.png\nwinloss-delay.svg\n"
+			    "winloss-scx.dat\nwinloss-scx.png\nwinloss-scx.svg\n"
+			    " 49 45 4e 44 ae 42 60 82\n</svg>\n\n");
 	/* The report has a table per machine and workload, and the sides' changes. */
 	assert_int_equal(tu_sh(out, sizeof(out), "grep -c '^== machine' %s/full.txt", dir), 0);
 	assert_string_equal(out, "4\n");
@@ -404,6 +412,13 @@ static void test_cli_errors(void **state)
 	assert_non_null(strstr(out, "/nonexistent.json"));
 	assert_int_equal(tu_sh(out, sizeof(out), "%s merge", tu_wakesim()), 2);
 	assert_non_null(strstr(out, "SHARD.json missing"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s sweep " PLAN " --shard 1/2 --plot %s/m",
+			       tu_wakesim(), dir), 2);
+	assert_non_null(strstr(out, "--plot draws the whole report: not with --shard or --emit"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s merge %s/s1.json --plot /nonexistent/m",
+			       tu_wakesim(), dir), 2);
+	assert_non_null(strstr(out, "--plot /nonexistent/m: its parent directory /nonexistent does "
+				    "not exist"));
 }
 
 int main(void)

@@ -468,3 +468,30 @@ int check_distinct_outputs(const char *cmd, const char *opt_a, const char *a, co
 	}
 	return 0;
 }
+
+int check_plot_dir(const char *cmd, const char *dir)
+{
+	struct stat st;
+	char parent[4096];
+
+	if (dir[0] == '-') {
+		fprintf(stderr, "wakesim %s: --plot \"%s\": expected a directory, not an option\n", cmd,
+			dir);
+		return -1;
+	}
+	snprintf(parent, sizeof(parent), "%s", dir);
+	char *slash = strrchr(parent, '/');
+
+	if (!stat(dir, &st)) {
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "wakesim %s: --plot %s: exists and is not a directory\n", cmd,
+				dir);
+			return -1;
+		}
+	} else if (slash && (*slash = '\0', parent[0] && stat(parent, &st))) {
+		fprintf(stderr, "wakesim %s: --plot %s: its parent directory %s does not exist\n", cmd,
+			dir, parent);
+		return -1;
+	}
+	return 0;
+}

@@ -112,4 +112,11 @@ json_object *invocation_json(int argc, char **argv);
 /* Parse a non-negative integer option; prints the error and returns -1. */
 int parse_count(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
 
+/*
+ * A --plot DIR given to cmd: a directory, or a name whose parent exists
+ * (figures are drawn in it, created if missing). Prints why not and
+ * returns -1.
+ */
+int check_plot_dir(const char *cmd, const char *dir);
+
 #endif

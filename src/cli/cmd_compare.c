@@ -305,30 +305,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (check_output_path("compare", "-o", o.output))
 		return EXIT_USAGE;
-	if (plot_dir && plot_dir[0] == '-') {
-		fprintf(stderr, "wakesim compare: --plot \"%s\": expected a directory, not an option\n",
-			plot_dir);
+	if (plot_dir && check_plot_dir("compare", plot_dir))
 		return EXIT_USAGE;
-	}
-	if (plot_dir) {
-		struct stat st;
-		char parent[4096];
-
-		snprintf(parent, sizeof(parent), "%s", plot_dir);
-		char *slash = strrchr(parent, '/');
-
-		if (!stat(plot_dir, &st)) {
-			if (!S_ISDIR(st.st_mode)) {
-				fprintf(stderr, "wakesim compare: --plot %s: exists and is not a "
-					"directory\n", plot_dir);
-				return EXIT_USAGE;
-			}
-		} else if (slash && (*slash = '\0', parent[0] && stat(parent, &st))) {
-			fprintf(stderr, "wakesim compare: --plot %s: its parent directory %s does not "
-				"exist\n", plot_dir, parent);
-			return EXIT_USAGE;
-		}
-	}
 	if (loads) {
 		if (parse_loads(loads, wargv[0], lv, &nloads))
 			return EXIT_USAGE;

@@ -16,11 +16,14 @@
 
 static const char sweep_usage[] =
 	"Usage: wakesim sweep PLAN.json [--shard I/N] [-j N] [--json] [-o FILE] [--quiet]\n"
+	"                     [--plot DIR]\n"
 	"       wakesim sweep PLAN.json --emit parallel|slurm --shards N [--out-dir DIR]\n"
 	"                     [--sshlogin LIST] [-j N]\n"
-	"       wakesim merge SHARD.json... [--json] [-o FILE]\n"
+	"       wakesim merge SHARD.json... [--json] [-o FILE] [--plot DIR]\n"
 	"Runs the plan's grid of machines x workloads x load levels x policies x seeds\n"
-	"(docs/sweeps.md) and prints a compare table per machine and workload.\n"
+	"(docs/sweeps.md) and prints a compare table per machine and workload, then a\n"
+	"paragraph per policy: where it wins and loses. --plot DIR also draws each\n"
+	"policy's win/loss map (gnuplot: PNG, SVG, data, script).\n"
 	"--shard I/N runs the jobs j with j mod N = I-1 and writes their results (JSON);\n"
 	"wakesim merge prints the report of a complete set of shards, the same bytes as\n"
 	"the unsharded sweep. --emit writes a script that runs N shards with GNU\n"
@@ -48,9 +51,9 @@ int cmd_sweep(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },	   { "emit", required_argument, NULL, 'e' },
 		{ "shards", required_argument, NULL, 'S' }, { "out-dir", required_argument, NULL, 'd' },
 		{ "sshlogin", required_argument, NULL, 'l' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "plot", required_argument, NULL, 'P' }, { NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL, *kind = NULL, *dir = "sweep-out", *ssh = NULL;
+	const char *output = NULL, *kind = NULL, *dir = "sweep-out", *ssh = NULL, *plot = NULL;
 	int si = 0, sn = 0, shards = 0, jobs = host_cpus(), c;
 	bool json = false, quiet = false;
 	long v;
@@ -96,6 +99,9 @@ int cmd_sweep(int argc, char **argv)
 		case 'l':
 			ssh = optarg;
 			break;
+		case 'P':
+			plot = optarg;
+			break;
 		case 'h':
 			fputs(sweep_usage, stdout);
 			return 0;
@@ -119,6 +125,12 @@ int cmd_sweep(int argc, char **argv)
 
 	if (output && check_output_path("sweep", "-o", output))
 		return EXIT_USAGE;
+	if (plot && (check_plot_dir("sweep", plot) || kind || si)) {
+		if (kind || si)
+			fprintf(stderr, "wakesim sweep: --plot draws the whole report: not with --shard "
+				"or --emit (merge --plot draws a set of shards)\n");
+		return EXIT_USAGE;
+	}
 	if (sweep_plan_load(file, &plan, err, sizeof(err))) {
 		fprintf(stderr, "wakesim sweep: %s\n", err);
 		return EXIT_USAGE;
@@ -178,7 +190,7 @@ int cmd_sweep(int argc, char **argv)
 		if (!ret) {
 			struct sweep_doc sd = { back, name, text, strlen(text) };
 
-			ret = sweep_render(&sd, 1, json, ob.f, err, sizeof(err)) ? 1 : 0;
+			ret = sweep_render(&sd, 1, json, plot, ob.f, err, sizeof(err)) ? 1 : 0;
 			json_object_put(back);
 		}
 		if (ret)
@@ -197,9 +209,10 @@ int cmd_merge(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' }, { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' }, { "plot", required_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL;
+	const char *output = NULL, *plot = NULL;
 	bool json = false;
 	int c;
 
@@ -210,12 +223,14 @@ int cmd_merge(int argc, char **argv)
 			json = true;
 		} else if (c == 'o') {
 			output = optarg;
+		} else if (c == 'P') {
+			plot = optarg;
 		} else if (c == 'h') {
 			fputs(sweep_usage, stdout);
 			return 0;
 		} else {
 			fprintf(stderr, "wakesim merge: %s \"%s\" (wakesim merge SHARD.json... [--json] "
-				"[-o FILE])\n", c == ':' ? "missing value after" : "unknown option",
+				"[-o FILE] [--plot DIR])\n", c == ':' ? "missing value after" : "unknown option",
 				argv[optind - 1]);
 			return EXIT_USAGE;
 		}
@@ -227,6 +242,8 @@ int cmd_merge(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (output && check_output_path("merge", "-o", output))
+		return EXIT_USAGE;
+	if (plot && check_plot_dir("merge", plot))
 		return EXIT_USAGE;
 	/* Texts kept for the lines of messages. */
 	struct sweep_doc *docs = calloc((size_t)n, sizeof(*docs));
@@ -252,7 +269,7 @@ int cmd_merge(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	if (sweep_render(docs, n, json, ob.f, err, sizeof(err))) {
+	if (sweep_render(docs, n, json, plot, ob.f, err, sizeof(err))) {
 		fprintf(stderr, "wakesim merge: %s\n", err);
 		out_discard(&ob);
 		goto out;

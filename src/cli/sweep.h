@@ -41,10 +41,11 @@ struct sweep_doc {
 
 /*
  * The report (compare tables per machine and workload, text or JSON) of
- * n shard documents to f. Returns 0, or -1 with err naming the document,
+ * n shard documents to f; with plot_dir, each policy's win/loss map
+ * drawn there too (report/winmap.h). Returns 0, or -1 with err naming the document,
  * and the line and field where one is wrong, or what is missing.
  */
-int sweep_render(const struct sweep_doc *docs, int n, bool json, FILE *f,
+int sweep_render(const struct sweep_doc *docs, int n, bool json, const char *plot_dir, FILE *f,
 		 char *err, size_t errlen);
 
 /*

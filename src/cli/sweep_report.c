@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "report/compare_out.h"
 #include "report/winloss.h"
+#include "report/winmap.h"
 #include "util/jsondoc.h"
 #include "util/jsonin.h"
 
@@ -489,8 +490,8 @@ out:
 	return ret;
 }
 
-int sweep_render(const struct sweep_doc *docs, int n, bool json, FILE *f, char *err,
-		 size_t errlen)
+int sweep_render(const struct sweep_doc *docs, int n, bool json, const char *plot_dir, FILE *f,
+		 char *err, size_t errlen)
 {
 	struct merged mg;
 	int ret = -1;
@@ -545,6 +546,22 @@ int sweep_render(const struct sweep_doc *docs, int n, bool json, FILE *f, char *
 			json_object_object_add(summary, p->pol[s].name, one);
 		else
 			fprintf(f, "  %s\n", text);
+	}
+	if (plot_dir && p->nr_policies > 1) {
+		const char **names = calloc((size_t)p->nr_policies, sizeof(*names));
+
+		for (int s = 1; names && s < p->nr_policies; s++)
+			names[s - 1] = p->pol[s].name;
+		if (!names || winmap_plot(mg.wl, mg.nr_wl, names, p->nr_policies - 1, plot_dir, err,
+					  errlen)) {
+			if (!names)
+				snprintf(err, errlen, "out of memory");
+			free(names);
+			json_object_put(tables);
+			json_object_put(summary);
+			goto out;
+		}
+		free(names);
 	}
 	if (json) {
 		json_object *root = json_object_new_object();
