@@ -607,6 +607,12 @@ static void test_misbehaving_policies(void **state)
 			       tu_wakesim()), 1);
 	assert_non_null(strstr(out, "spin_nested.so: its hook sis_candidate ran for over 1 s of CPU "
 				    "time in one call"));
+	/* A decision hook's CPU outside the machine: named, before the model uses it. */
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
+			       "build/test-policies/bad_affine.so -- hackbench -g 1 -l 20", tu_wakesim()),
+			 1);
+	assert_non_null(strstr(out, "wakesim: policy bad-affine: its hook wake_affine returned CPU "
+				    "99999 (the machine's CPUs are 0..1): the run is lost"));
 	/* An unregistered counter and a misspelt feature: once each; a bad CPU ends the run. */
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --policy "
 			       "build/test-policies/misuse.so -- hackbench -g 1 -l 200", tu_wakesim()), 1);

@@ -43,6 +43,9 @@ enum sis_candidate_kind {
  *           return task_wakee_flips(p) > 64 ? 1 : wake_wide(p);
  *   }
  *   WAKESIM_POLICY(.name = "wide64", .wake_wide = my_wake_wide);
+ *
+ * A decision hook that answers a CPU must answer one of the machine's (or
+ * -1 where it may say "none"): anything else ends the run with a message.
  */
 struct wakesim_policy {
 	unsigned int api;	/* WAKESIM_POLICY_API of the header it was built with */

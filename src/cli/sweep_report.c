@@ -79,7 +79,8 @@ static int figures(const struct json_in *in, json_object *a, const char *path)
 }
 
 /* A shard's machine m against the plan's. */
-static int check_machine(const struct json_in *in, json_object *o, int m, const struct sweep_plan *p)
+static int check_machine(const struct json_in *in, json_object *o, int m,
+			 const struct sweep_plan *p)
 {
 	static const char *const mkeys[] = { "spec", "name", "nr_cpus", "cost_profile", "idle_states",
 					     "assumed", NULL };

@@ -30,7 +30,10 @@ extern struct sim *policy_sim;
  * crash names, and the time limit's watchdog measures a call by.
  */
 extern const char *volatile policy_hook;
-/* The hook the kernel called, of which policy_hook may be a nested call: what the time limit names. */
+/*
+ * The hook the kernel called, of which policy_hook may be a nested call:
+ * what the time limit names.
+ */
 extern const char *volatile policy_top_hook;
 extern int policy_layer;
 extern volatile unsigned long policy_calls;
@@ -68,9 +71,27 @@ int policy_layer_of(const struct sim *sim, int from, size_t off);
 		policy_sim = outer_;                                           \
 	} while (0)
 
+/*
+ * A CPU the decision hook at layer li returned: one of the machine's, or
+ * -1 where the hook may answer "none" (allow_none). Anything else ends the
+ * run (status 1) naming the layer and the hook, before the kernel model
+ * indexes a runqueue with it.
+ */
+void policy_cpu_check(const struct sim *sim, int li, const char *hook, int cpu, int allow_none);
+
+#define POLICY_CPU_CHECK(sim, hook, cpu, allow_none) \
+	policy_cpu_check((sim), POLICY_LAYER(sim, 0, hook), #hook, (cpu), (allow_none))
+
 /* A decision point taken by a layer: the first that has it (POLICY_HAS said one does). */
 #define POLICY_CALL_RET(sim, out, hook, ...) \
 	POLICY_CALL_AT(sim, POLICY_LAYER(sim, 0, hook), out, hook, __VA_ARGS__)
+
+/* A decision that answers a CPU: the call, then POLICY_CPU_CHECK() of *out. */
+#define POLICY_DECIDE_CPU(sim, out, allow_none, hook, ...)                     \
+	do {                                                                   \
+		POLICY_CALL_RET(sim, out, hook, __VA_ARGS__);                  \
+		POLICY_CPU_CHECK(sim, hook, *(out), allow_none);               \
+	} while (0)
 
 /* An event: every layer that has the hook, in order; none, no call. */
 #define POLICY_CALL(s_, hook, ...)                                            \

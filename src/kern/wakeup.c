@@ -164,13 +164,13 @@ int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_struct *p,
 
 	if (sched_feat(WA_IDLE)) {
 		if (POLICY_HAS(sim, wake_affine_idle))
-			POLICY_CALL_RET(sim, &target, wake_affine_idle, this_cpu, prev_cpu, sync);
+			POLICY_DECIDE_CPU(sim, &target, 1, wake_affine_idle, this_cpu, prev_cpu, sync);
 		else
 			target = wake_affine_idle(sim, this_cpu, prev_cpu, sync);
 	}
 	if (target == NO_CPU) {
 		if (sched_feat(WA_WEIGHT) && POLICY_HAS(sim, wake_affine_weight))
-			POLICY_CALL_RET(sim, &target, wake_affine_weight, sd, p, this_cpu, prev_cpu,
+			POLICY_DECIDE_CPU(sim, &target, 1, wake_affine_weight, sd, p, this_cpu, prev_cpu,
 					sync);
 		else if (sched_feat(WA_WEIGHT))
 			target = wake_affine_weight(sim, sd, p, this_cpu, prev_cpu, sync);
@@ -301,17 +301,19 @@ static int scan_one(struct sim *sim, struct task_struct *p, int cpu, struct cpum
 	if (has_idle_core) {
 		int i;
 
-		if (POLICY_HAS(sim, select_idle_core))
-			POLICY_CALL_RET(sim, &i, select_idle_core, p, cpu, cpus, idle_cpu);
-		else
+		if (POLICY_HAS(sim, select_idle_core)) {
+			POLICY_DECIDE_CPU(sim, &i, 1, select_idle_core, p, cpu, cpus, idle_cpu);
+			POLICY_CPU_CHECK(sim, select_idle_core, *idle_cpu, 1);
+		} else {
 			i = select_idle_core(sim, cpu, cpus, idle_cpu);
+		}
 
 		return i != NO_CPU ? i : SCAN_NEXT;
 	}
 	if (--*nr <= 0)
 		return NO_CPU;
 	if (POLICY_HAS(sim, sis_scan_cpu))
-		POLICY_CALL_RET(sim, idle_cpu, sis_scan_cpu, p, cpu);
+		POLICY_DECIDE_CPU(sim, idle_cpu, 1, sis_scan_cpu, p, cpu);
 	else
 		*idle_cpu = __select_idle_cpu(sim, cpu);
 	return *idle_cpu != NO_CPU ? SCAN_IDLE_CPU : SCAN_NEXT;
@@ -421,7 +423,7 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 	if (POLICY_HAS(sim, sis_scan_budget)) {
 		int take;
 
-		POLICY_CALL_RET(sim, &take, sis_scan_budget, p, sd, has_idle_core, target, &nr);
+		POLICY_DECIDE_CPU(sim, &take, 1, sis_scan_budget, p, sd, has_idle_core, target, &nr);
 		if (take != NO_CPU)
 			return placed(sim, sim->plc.take_reason, take);
 		if (nr <= 1)
@@ -600,7 +602,7 @@ static int idle_cpu_search(struct sim *sim, struct task_struct *p, struct sched_
 
 	if (!POLICY_HAS(sim, select_idle_cpu))
 		return select_idle_cpu(sim, p, sd, has_idle_core, target);
-	POLICY_CALL_RET(sim, &r, select_idle_cpu, p, sd, has_idle_core, target);
+	POLICY_DECIDE_CPU(sim, &r, 1, select_idle_cpu, p, sd, has_idle_core, target);
 	return r;
 }
 
@@ -681,7 +683,7 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	has_idle_core = sis_idle_cores(sim, target);
 	if (sim->doms.smt_present && !has_idle_core && cpus_share_cache(sim, prev, target)) {
 		if (POLICY_HAS(sim, select_idle_smt))
-			POLICY_CALL_RET(sim, &i, select_idle_smt, p, sd, prev);
+			POLICY_DECIDE_CPU(sim, &i, 1, select_idle_smt, p, sd, prev);
 		else
 			i = select_idle_smt(sim, p, sd, prev);
 		if (i != NO_CPU)
@@ -735,7 +737,8 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) &&
 		    cpumask_test_cpu(prev_cpu, &tmp->span)) {
 			if (cpu != prev_cpu && POLICY_HAS(sim, wake_affine))
-				POLICY_CALL_RET(sim, &new_cpu, wake_affine, tmp, p, cpu, prev_cpu, sync);
+				POLICY_DECIDE_CPU(sim, &new_cpu, 0, wake_affine, tmp, p, cpu, prev_cpu,
+						  sync);
 			else if (cpu != prev_cpu)
 				new_cpu = wake_affine(sim, tmp, p, cpu, prev_cpu, sync);
 			else
@@ -753,7 +756,7 @@ int select_task_rq_fair(struct sim *sim, struct task_struct *p, int prev_cpu, in
 		new_cpu = find_idlest_cpu(sim, sd, p, cpu, prev_cpu, sd_flag);
 	} else if (wake_flags & WF_TTWU) {
 		if (POLICY_HAS(sim, select_idle_sibling))
-			POLICY_CALL_RET(sim, &new_cpu, select_idle_sibling, p, prev_cpu, new_cpu);
+			POLICY_DECIDE_CPU(sim, &new_cpu, 0, select_idle_sibling, p, prev_cpu, new_cpu);
 		else
 			new_cpu = select_idle_sibling(sim, p, prev_cpu, new_cpu);
 		/* Until v5.16 an affine wake-up also made the waking CPU the
