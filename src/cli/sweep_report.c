@@ -538,7 +538,7 @@ int sweep_render(const struct sweep_doc *docs, int n, bool json, const char *plo
 		fprintf(f, "summary: significant changes against %s (Welch's t-test, 95%%), by "
 			"machine, workload and adjacent load levels\n", p->pol[0].name);
 	for (int s = 1; s < p->nr_policies; s++) {
-		char text[4096];
+		char text[16384];
 		json_object *one = json ? json_object_new_object() : NULL;
 
 		winloss_summary(mg.wl + (size_t)(s - 1) * (size_t)mg.nr_wl, mg.nr_wl, p->pol[s].name,
