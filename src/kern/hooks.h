@@ -50,8 +50,19 @@ int policy_layer_of(const struct sim *sim, int from, size_t off);
 #define POLICY_LAYER(sim, from, hook) \
 	policy_layer_of((sim), (from), offsetof(struct wakesim_policy, hook))
 
-/* Whether a layer of the run takes this decision (each costs one test when the run has none). */
-#define POLICY_HAS(sim, hook) ((sim)->nr_layers && POLICY_LAYER(sim, 0, hook) >= 0)
+/* A hook's slot: its offset in struct wakesim_policy in function pointers. */
+#define POLICY_SLOT(hook) (offsetof(struct wakesim_policy, hook) / sizeof(void (*)(void)))
+#define POLICY_SLOTS (sizeof(struct wakesim_policy) / sizeof(void (*)(void)) + 1)
+
+/*
+ * The first layer with the hook, looked up once per simulation
+ * (sim_layers_build()): a decision point costs one load, not a scan of
+ * the layers, on the paths every wake-up takes.
+ */
+#define POLICY_FIRST(sim, hook) ((sim)->first_layer[POLICY_SLOT(hook)])
+
+/* Whether a layer of the run takes this decision. */
+#define POLICY_HAS(sim, hook) (POLICY_FIRST(sim, hook) >= 0)
 
 /* Call layer li's hook (li from POLICY_LAYER), its result in *out. */
 #define POLICY_CALL_AT(s_, li, out, hook, ...)                                \
@@ -80,11 +91,11 @@ int policy_layer_of(const struct sim *sim, int from, size_t off);
 void policy_cpu_check(const struct sim *sim, int li, const char *hook, int cpu, int allow_none);
 
 #define POLICY_CPU_CHECK(sim, hook, cpu, allow_none) \
-	policy_cpu_check((sim), POLICY_LAYER(sim, 0, hook), #hook, (cpu), (allow_none))
+	policy_cpu_check((sim), POLICY_FIRST(sim, hook), #hook, (cpu), (allow_none))
 
 /* A decision point taken by a layer: the first that has it (POLICY_HAS said one does). */
 #define POLICY_CALL_RET(sim, out, hook, ...) \
-	POLICY_CALL_AT(sim, POLICY_LAYER(sim, 0, hook), out, hook, __VA_ARGS__)
+	POLICY_CALL_AT(sim, POLICY_FIRST(sim, hook), out, hook, __VA_ARGS__)
 
 /* A decision that answers a CPU: the call, then POLICY_CPU_CHECK() of *out. */
 #define POLICY_DECIDE_CPU(sim, out, allow_none, hook, ...)                     \

@@ -40,6 +40,9 @@ void sim_layers_build(struct sim *sim)
 	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
 		if (sim->feat.on[builtin[i].feat])
 			sim->layer[sim->nr_layers++] = builtin[i].layer;
+	/* Every hook's first layer; the slots between them are never asked. */
+	for (size_t s = POLICY_SLOT(init); s <= POLICY_SLOT(migrate_task); s++)
+		sim->first_layer[s] = (signed char)policy_layer_of(sim, 0, s * sizeof(void (*)(void)));
 }
 
 int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *cfg,

@@ -137,6 +137,7 @@ struct sim {
 	/* The policy's layers (kern/hooks.h): cfg.policy, then the seed features on. */
 	const struct wakesim_policy *layer[SIM_MAX_LAYERS];
 	int nr_layers;
+	signed char first_layer[POLICY_SLOTS];	/* by POLICY_SLOT(hook): POLICY_FIRST() */
 	struct wc_checker *wc;		/* kern/wc.c, during sim_run() */
 };
 
