@@ -249,7 +249,7 @@ static void test_malformed_plans(void **state)
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": [\"hackbench\"]}],\n"
 			  " \"policies\": [{\"name\": \"a\"}], \"seeds\": 3}",
 			  ":2: field \"seeds\": unknown field (known here: name machines kernel workloads "
-			  "policies runs seed)");
+			  "policies runs seed robust)");
 	expect_plan_error("{\"machines\": [\"kunpeng920-48\"], \"workloads\": [{\"command\": "
 			  "[\"hackbench\"]}],\n \"policies\": [{\"name\": \"a\",\n \"kernel\": \"v7\"}]}",
 			  ":3: field \"policies[0].kernel\": expected v5.12, v6.4, v6.6 or mainline");

@@ -18,6 +18,7 @@
 #include "report/progress.h"
 #include "workload/workload.h"
 #include "policy/registry.h"
+#include "robust.h"
 
 #define MAX_LOADS 64
 #define MAX_SIDES 16
@@ -36,7 +37,7 @@ static const char compare_usage[] =
 	"                       [--runs N] [--seed FIRST] [--loads NAME=V1,V2,...]\n"
 	"                       [--sysctl NAME=VALUE]... [--node N | --cpus LIST]\n"
 	"                       [--sig-level PCT] [-j N] [--json | --csv] [-o FILE] [--quiet]\n"
-	"                       [--plot DIR]\n"
+	"                       [--plot DIR] [--robust N]\n"
 	"                       -- WORKLOAD [ARGS...]\n"
 	"Runs every side N times (default 5; seeds FIRST..FIRST+N-1) per load level.\n"
 	"Sides: --base (default \"default\", the --kernel profile's) and --test, named base\n"
@@ -55,6 +56,11 @@ static const char compare_usage[] =
 	"then per load level the ranked diagnostics and the placements by reason; --json or\n"
 	"--csv (a row per load and side) for scripts; --plot DIR also draws the result\n"
 	"and the diagnostics against load level with gnuplot (PNG, SVG, data, script).\n"
+	"--robust N runs it all again under N cost profiles drawn across the costs'\n"
+	"ranges (`wakesim costs`; a Latin hypercube from --seed) and adds per load and\n"
+	"side the change's range over the draws, the share of draws with the nominal\n"
+	"change's sign and the costs it follows most (Spearman's rho); with --plot, the\n"
+	"change against the cost it follows most (robust.png).\n"
 	"On a terminal, a progress bar\n"
 	"with ETA runs on stderr unless --quiet.\n"
 	"Without a workload: S2's `hackbench -g 32 -f 20 --threads --pipe -l 400 -s 100`\n"
@@ -168,6 +174,7 @@ int cmd_compare(int argc, char **argv)
 		{ "csv", no_argument, NULL, 'C' },	     { "side", required_argument, NULL, 'D' },
 		{ "sig-level", required_argument, NULL, 'G' }, { "quiet", no_argument, NULL, 'q' },
 		{ "plot", required_argument, NULL, 'p' },
+		{ "robust", required_argument, NULL, 'R' },
 		{ "output", required_argument, NULL, 'o' },  { "jobs", required_argument, NULL, 'j' },
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
@@ -178,6 +185,7 @@ int cmd_compare(int argc, char **argv)
 	char side_buf[MAX_SIDES][32];
 	struct load_level lv[MAX_LOADS];
 	int nloads = 1, runs = 5, jobs = host_cpus(), nsides = 0, nside_opts = 0, c, wargc;
+	int robust = 0;
 	bool csv = false, quiet = false;
 	const char *plot_dir = NULL;
 	double sig_level = 0.95;
@@ -241,6 +249,11 @@ int cmd_compare(int argc, char **argv)
 			if (parse_count("compare", "--runs", optarg, 1, 1000, &v))
 				return EXIT_USAGE;
 			runs = (int)v;
+			break;
+		case 'R':
+			if (parse_count("compare", "--robust", optarg, 2, 1000, &v))
+				return EXIT_USAGE;
+			robust = (int)v;
 			break;
 		case 'L':
 			if (loads) {
@@ -360,13 +373,58 @@ int cmd_compare(int argc, char **argv)
 	/* Utilisation is over the CPUs the workload may use. */
 	int ncpu_allowed = cpumask_weight(&sides[0].allowed);
 
+	/*
+	 * --robust: the machine under each drawn cost profile. Variant 0 is the
+	 * machine itself; jobs run variant-major, so the nominal comparison's
+	 * jobs come first and are laid out as without --robust.
+	 */
+	struct robust_costs *rc = calloc(1, sizeof(*rc));
+	int nvar = 1 + robust;
+	struct machine *var = calloc((size_t)nvar, sizeof(*var));
+	double *design = NULL, *draw_val = NULL;
+
+	if (!rc || !var) {
+		fprintf(stderr, "wakesim: out of memory\n");
+		free(rc);
+		free(var);
+		machine_free(&m);
+		return 1;
+	}
+	var[0] = m;
+	if (robust) {
+		robust_costs_of(&m, rc);
+		if (!rc->n) {
+			fprintf(stderr, "wakesim compare: --robust: no cost of %s has a range wider than "
+				"its value (`wakesim costs`)\n", m.name);
+			free(rc);
+			free(var);
+			machine_free(&m);
+			return EXIT_USAGE;
+		}
+		design = calloc((size_t)robust * (size_t)rc->n, sizeof(*design));
+		draw_val = calloc((size_t)robust * (size_t)rc->n, sizeof(*draw_val));
+		if (design && draw_val) {
+			lhs_design(robust, rc->n, o.seed, design);
+			for (int i = 0; i < robust; i++)
+				robust_draw(&m, rc, design, i, &var[1 + i], draw_val + (size_t)i * (size_t)rc->n);
+		}
+	}
+
 	/* One spec per (load, side): the workload's argv plus the load option. */
-	int nspec = nsides * nloads, njob = nspec * runs;
-	struct run_spec *specs = calloc((size_t)nspec, sizeof(*specs));
+	int nspec = nsides * nloads, njob = nspec * runs, njob_all = njob * nvar;
+	struct run_spec *specs = calloc((size_t)nspec * (size_t)nvar, sizeof(*specs));
 	char ***argvs = calloc((size_t)nloads, sizeof(*argvs));
-	const struct run_spec **jobspec = calloc((size_t)njob, sizeof(*jobspec));
-	uint64_t *seeds = calloc((size_t)njob, sizeof(*seeds));
-	struct run_outcome *out = calloc((size_t)njob, sizeof(*out));
+	const struct run_spec **jobspec = calloc((size_t)njob_all, sizeof(*jobspec));
+	uint64_t *seeds = calloc((size_t)njob_all, sizeof(*seeds));
+	struct run_outcome *out = calloc((size_t)njob_all, sizeof(*out));
+	double *rvals = calloc((size_t)njob_all, sizeof(*rvals));
+	double *rchange = calloc((size_t)nspec * (size_t)nvar, sizeof(*rchange));
+	struct robust_row *rrows = calloc((size_t)nspec, sizeof(*rrows));
+	const char **rcost = calloc((size_t)rc->n + 1, sizeof(*rcost));
+	const char **runit = calloc((size_t)rc->n + 1, sizeof(*runit));
+	double *rmin = calloc((size_t)rc->n + 1, sizeof(*rmin));
+	double *rmax = calloc((size_t)rc->n + 1, sizeof(*rmax));
+	struct robust_report rep = { 0 };
 	double *vals = calloc((size_t)njob, sizeof(*vals));
 	struct cmp_cell *cells = calloc((size_t)nspec, sizeof(*cells));
 	const char **load_names = calloc((size_t)nloads, sizeof(*load_names));
@@ -377,7 +435,8 @@ int cmd_compare(int argc, char **argv)
 	struct out_buf ob = { 0 };
 
 	if (!specs || !argvs || !jobspec || !seeds || !out || !vals || !cells || !load_names ||
-	    !feat_desc || !feat_ptr || !whole) {
+	    !feat_desc || !feat_ptr || !whole || !rvals || !rchange || !rrows || !rcost ||
+	    !runit || !rmin || !rmax || (robust && (!design || !draw_val))) {
 		fprintf(stderr, "wakesim: out of memory\n");
 		goto done;
 	}
@@ -412,7 +471,12 @@ int cmd_compare(int argc, char **argv)
 		}
 		wl->ops->free(wl);
 	}
-	for (int j = 0; j < njob; j++) {
+	for (int vr = 1; vr < nvar; vr++)
+		for (int sp = 0; sp < nspec; sp++) {
+			specs[vr * nspec + sp] = specs[sp];
+			specs[vr * nspec + sp].m = &var[vr];
+		}
+	for (int j = 0; j < njob_all; j++) {
 		jobspec[j] = &specs[j / runs];
 		seeds[j] = o.seed + (uint64_t)(j % runs);
 	}
@@ -420,9 +484,10 @@ int cmd_compare(int argc, char **argv)
 		char err[256];
 		struct progress bar;
 
-		progress_start(&bar, stderr, !quiet, njob, "runs");
+		progress_start(&bar, stderr, !quiet, njob_all, "runs");
 		progress_update(&bar, 0);
-		int r = run_many(njob, jobspec, seeds, out, jobs, show_progress, &bar, err, sizeof(err));
+		int r = run_many(njob_all, jobspec, seeds, out, jobs, show_progress, &bar, err,
+				 sizeof(err));
 
 		progress_end(&bar);
 		if (r) {
@@ -433,24 +498,28 @@ int cmd_compare(int argc, char **argv)
 	{
 		unsigned long long fb = 0;
 
-		for (int j = 0; j < njob; j++)
+		for (int j = 0; j < njob_all; j++)
 			fb += out[j].met.policy_fallbacks;
 		warn_policy_fallbacks("compare", fb);
 	}
-	for (int j = 0; j < njob; j++)
+	for (int j = 0; j < njob_all; j++)
 		if (out[j].ok && isnan(out[j].result)) {
 			fprintf(stderr, "wakesim compare: load %s, side %s, seed %llu: the run has no %s "
 				"to compare (an rt-app file needs timer events for one)\n",
-				lv[j / runs / nsides].label, side_name[(j / runs) % nsides],
+				lv[j % njob / runs / nsides].label, side_name[(j / runs) % nsides],
 				(unsigned long long)seeds[j], out[j].unit);
 			ret = EXIT_USAGE;
 			goto done;
 		}
-	for (int j = 0; j < njob; j++)
+	for (int j = 0; j < njob_all; j++)
 		if (!out[j].ok) {
-			fprintf(stderr, "wakesim compare: load %s, side %s, seed %llu: %s\n",
-				lv[j / runs / nsides].label, side_name[(j / runs) % nsides],
-				(unsigned long long)seeds[j], out[j].err);
+			char drawn[48] = "";
+
+			if (j >= njob)
+				snprintf(drawn, sizeof(drawn), ", cost draw %d", j / njob);
+			fprintf(stderr, "wakesim compare: load %s, side %s, seed %llu%s: %s\n",
+				lv[j % njob / runs / nsides].label, side_name[(j / runs) % nsides],
+				(unsigned long long)seeds[j], drawn, out[j].err);
 			if (out[j].bad_input)
 				ret = EXIT_USAGE;
 			goto done;
@@ -584,6 +653,33 @@ int cmd_compare(int argc, char **argv)
 
 	t.command = invocation_json(argc, argv);
 	cmp_table_stats(&t);
+	if (robust) {
+		/* The draws' jobs follow the nominal ones, in the same order. */
+		for (int j = njob; j < njob_all; j++)
+			rvals[j - njob] = out[j].result;
+		if (robust_changes(&t, robust, rvals, rchange)) {
+			fprintf(stderr, "wakesim: out of memory\n");
+			goto done;
+		}
+		for (int sp = 0; sp < nspec; sp++) {
+			rrows[sp].nominal = cells[sp].change_pct;
+			rrows[sp].change = rchange + (size_t)sp * (size_t)robust;
+		}
+		for (int k = 0; k < rc->n; k++) {
+			rcost[k] = rc->name[k];
+			runit[k] = cost_key_unit(rc->key[k]);
+			rmin[k] = rc->range[k].min;
+			rmax[k] = rc->range[k].max;
+		}
+		rep = (struct robust_report){
+			.ndraws = robust, .ncosts = rc->n, .seed = (unsigned long long)o.seed,
+			.cost = rcost, .unit = runit, .cmin = rmin, .cmax = rmax,
+			.nominal = rc->nominal, .value = draw_val, .nloads = nloads,
+			.nsides = nsides, .row = rrows,
+		};
+		robust_analyse(&rep);
+		t.robust = &rep;
+	}
 	if (o.json) {
 		json_object *root = cmp_json(&t);
 
@@ -623,6 +719,17 @@ done:
 	free(feat_desc);
 	free(feat_ptr);
 	free(whole);
+	free(rvals);
+	free(rchange);
+	free(rrows);
+	free(rcost);
+	free(runit);
+	free(rmin);
+	free(rmax);
+	free(design);
+	free(draw_val);
+	free(rc);
+	free(var);	/* the draws share m's arrays: only m is freed */
 	machine_free(&m);
 	return ret;
 }

@@ -25,5 +25,6 @@ int cmd_replay(int argc, char **argv);
 bool run_option_takes_value(const char *arg);
 int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_costs(int argc, char **argv);
 
 #endif

@@ -22,7 +22,8 @@ static const char usage[] =
 	"  wakesim compare [--machine M] [--kernel K] [--base FEATURES] --test FEATURES\n"
 	"                  | --side NAME=FEATURES[,policy=P][,kernel=K]... [--runs N] [--seed FIRST]\n"
 	"                  [--loads NAME=V1,V2,...] [--sysctl K=V]... [--node N | --cpus LIST]\n"
-	"                  [--sig-level PCT] [-j N] [--json | --csv] [-o FILE] -- WORKLOAD...\n"
+	"                  [--sig-level PCT] [--robust N] [-j N] [--json | --csv] [-o FILE]\n"
+	"                  -- WORKLOAD...\n"
 	"  wakesim compare [OPTIONS]  (no workload: S2's hackbench on epyc9654-2s,\n"
 	"                              mainline vs IDLE_DELAY unless --machine/--test)\n"
 	"  wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F] [--policy P]\n"
@@ -34,6 +35,7 @@ static const char usage[] =
 	"  wakesim sysctls [--machine M] [--kernel K]   tunables and their defaults\n"
 	"  wakesim workloads [NAME]                     workloads and their flags\n"
 	"  wakesim policies                             wake-up policies for --policy\n"
+	"  wakesim costs [--machine M] [--cost-profile P]  each cost, its range and source\n"
 	"  wakesim calibrate [--quick] [-o FILE]        measure this machine: a cost profile\n"
 	"  wakesim rerun RESULT.json [-o FILE]          run again what made a --json result\n"
 	"  wakesim sweep PLAN.json [--shard I/N] | --emit parallel|slurm --shards N\n"
@@ -258,6 +260,8 @@ int main(int argc, char **argv)
 		return cmd_sweep(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "merge"))
 		return cmd_merge(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "costs"))
+		return cmd_costs(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "calibrate"))
 		return cmd_calibrate(argc - 1, argv + 1);
 	fprintf(stderr, "wakesim: unknown command \"%s\" (see wakesim --help)\n", argv[1]);

@@ -281,7 +281,7 @@ static int parse_policy(const struct json_in *c, json_object *o, int i, struct p
 static int parse_root(const struct json_in *c, json_object *root, struct sweep_plan *p)
 {
 	static const char *const known[] = { "name", "machines", "kernel", "workloads", "policies",
-					     "runs", "seed", NULL };
+					     "runs", "seed", "robust", NULL };
 	json_object *v, *arr;
 	int n;
 
@@ -355,10 +355,18 @@ static int parse_root(const struct json_in *c, json_object *root, struct sweep_p
 				     "seed..seed+runs-1)");
 		p->seed = (uint64_t)json_object_get_int64(v);
 	}
+	if (json_object_object_get_ex(root, "robust", &v)) {
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 2 ||
+		    json_object_get_int64(v) > 1000)
+			return pfail(c, "robust", "expected an integer 2..1000 (cost draws, as "
+				     "compare --robust)");
+		p->robust = (int)json_object_get_int64(v);
+	}
 	long long per_machine = 0;
 
 	for (int w = 0; w < p->nr_workloads; w++)
-		per_machine += (long long)p->wl[w].nr_loads * p->nr_policies * p->runs;
+		per_machine += (long long)p->wl[w].nr_loads * p->nr_policies * (1 + p->robust) *
+			       p->runs;
 	p->nr_jobs = per_machine * p->nr_machines;
 	if (p->nr_jobs > MAX_JOBS) {
 		snprintf(c->err, c->errlen, "%s: the plan's grid has %lld simulations, more than 10^6: "
@@ -437,7 +445,8 @@ void sweep_plan_free(struct sweep_plan *p)
 
 void sweep_plan_job(const struct sweep_plan *p, long long j, struct plan_job *c)
 {
-	long long per_level = (long long)p->nr_policies * p->runs, per_machine = 0;
+	long long per_policy = (long long)(1 + p->robust) * p->runs;
+	long long per_level = (long long)p->nr_policies * per_policy, per_machine = 0;
 
 	for (int w = 0; w < p->nr_workloads; w++)
 		per_machine += p->wl[w].nr_loads * per_level;
@@ -448,18 +457,22 @@ void sweep_plan_job(const struct sweep_plan *p, long long j, struct plan_job *c)
 		j -= p->wl[c->workload++].nr_loads * per_level;
 	c->load = (int)(j / per_level);
 	j %= per_level;
-	c->policy = (int)(j / p->runs);
+	c->policy = (int)(j / per_policy);
+	j %= per_policy;
+	c->draw = (int)(j / p->runs);
 	c->run = (int)(j % p->runs);
 }
 
 long long sweep_plan_index(const struct sweep_plan *p, const struct plan_job *c)
 {
-	long long per_level = (long long)p->nr_policies * p->runs, per_machine = 0, j;
+	long long per_policy = (long long)(1 + p->robust) * p->runs;
+	long long per_level = (long long)p->nr_policies * per_policy, per_machine = 0, j;
 
 	for (int w = 0; w < p->nr_workloads; w++)
 		per_machine += p->wl[w].nr_loads * per_level;
 	j = c->machine * per_machine;
 	for (int w = 0; w < c->workload; w++)
 		j += p->wl[w].nr_loads * per_level;
-	return j + c->load * per_level + (long long)c->policy * p->runs + c->run;
+	return j + c->load * per_level + (long long)c->policy * per_policy +
+	       (long long)c->draw * p->runs + c->run;
 }

@@ -16,11 +16,12 @@
  *       { "name": "s4", "features": "SIS_SHORT" },
  *       { "name": "mine", "policy": "./my.so", "features": "default" }
  *     ],
- *     "runs": 3, "seed": 1                      (optional: 5 and 1)
- *   }
+ *     "runs": 3, "seed": 1,                     (optional: 5 and 1)
+ *     "robust": 8                               (optional: cost draws, as
+ *   }                                            compare --robust)
  *
- * Jobs are numbered machine-major, then workload, load level, policy and
- * seed: the same plan numbers its jobs the same way everywhere, which is
+ * Jobs are numbered machine-major, then workload, load level, policy, cost
+ * draw (0: the nominal costs; none without "robust") and seed: the same plan numbers its jobs the same way everywhere, which is
  * what shards and merging rely on.
  */
 #ifndef WS_SWEEP_PLAN_H
@@ -59,6 +60,7 @@ struct sweep_plan {
 	int nr_policies;
 	int runs;
 	uint64_t seed;
+	int robust;		/* cost draws per policy (compare --robust), 0: none */
 	long long nr_jobs;
 };
 
@@ -76,6 +78,7 @@ void sweep_plan_free(struct sweep_plan *plan);
 /* Job j's coordinates. */
 struct plan_job {
 	int machine, workload, load, policy, run;
+	int draw;		/* 0: the nominal costs; 1..robust: a cost draw */
 };
 void sweep_plan_job(const struct sweep_plan *p, long long j, struct plan_job *out);
 /* The job number of a coordinate. */

@@ -78,12 +78,77 @@ static int figures(const struct json_in *in, json_object *a, const char *path)
 	return 0;
 }
 
+/*
+ * A machine's "robust" (the costs drawn and each draw's values): there
+ * exactly when the plan has "robust", with a draw per cost draw and a
+ * value per cost.
+ */
+static int check_robust(const struct json_in *in, json_object *o, const char *pre,
+			const struct sweep_plan *p)
+{
+	static const char *const rkeys[] = { "costs", "draw_costs", NULL };
+	static const char *const ckeys[] = { "cost", "unit", "nominal", "min", "max", NULL };
+	char rpre[96], path[160];
+	json_object *r, *costs, *draws, *v;
+
+	snprintf(path, sizeof(path), "%srobust", pre);
+	if (json_in_get(in, o, pre, "robust", json_type_object, p->robust > 0, &r))
+		return -1;
+	if (!p->robust)
+		return r ? json_in_fail(in, path, "present, where the plan has no \"robust\"") : 0;
+	snprintf(rpre, sizeof(rpre), "%s.", path);
+	if (json_in_known(in, r, rpre, rkeys) || get_array(in, r, rpre, "costs", -1, &costs))
+		return -1;
+	long long nc = (long long)json_object_array_length(costs);
+
+	if (nc < 1 || nc > COST_KEYS_MAX) {
+		snprintf(path, sizeof(path), "%scosts", rpre);
+		return json_in_fail(in, path, "expected 1..%d costs", COST_KEYS_MAX);
+	}
+	for (long long k = 0; k < nc; k++) {
+		char cpre[200];
+		json_object *c = json_object_array_get_idx(costs, (size_t)k);
+
+		snprintf(cpre, sizeof(cpre), "%scosts[%lld]", rpre, k);
+		if (!json_object_is_type(c, json_type_object))
+			return json_in_fail(in, cpre, "expected an object");
+		strcat(cpre, ".");
+		if (json_in_known(in, c, cpre, ckeys) ||
+		    json_in_get(in, c, cpre, "cost", json_type_string, true, &v) ||
+		    json_in_get(in, c, cpre, "unit", json_type_string, true, &v))
+			return -1;
+		for (int f = 2; f < 5; f++) {
+			snprintf(path, sizeof(path), "%s%s", cpre, ckeys[f]);
+			if (json_in_get(in, c, cpre, ckeys[f], json_type_double, true, &v) ||
+			    json_in_figure(in, v, path, false))
+				return -1;
+		}
+	}
+	if (get_array(in, r, rpre, "draw_costs", p->robust, &draws))
+		return -1;
+	for (int i = 0; i < p->robust; i++) {
+		char dpre[200];
+
+		snprintf(dpre, sizeof(dpre), "%sdraw_costs[%d]", rpre, i);
+		v = json_object_array_get_idx(draws, (size_t)i);
+		if (!json_object_is_type(v, json_type_array) ||
+		    (long long)json_object_array_length(v) != nc)
+			return json_in_fail(in, dpre, "expected an array of %lld numbers", nc);
+		for (long long k = 0; k < nc; k++) {
+			snprintf(path, sizeof(path), "%s[%lld]", dpre, k);
+			if (json_in_figure(in, json_object_array_get_idx(v, (size_t)k), path, false))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 /* A shard's machine m against the plan's. */
 static int check_machine(const struct json_in *in, json_object *o, int m,
 			 const struct sweep_plan *p)
 {
 	static const char *const mkeys[] = { "spec", "name", "nr_cpus", "cost_profile", "idle_states",
-					     "assumed", NULL };
+					     "assumed", "robust", NULL };
 	char pre[64], path[96];
 	json_object *v;
 	int nc = 0;
@@ -115,7 +180,7 @@ static int check_machine(const struct json_in *in, json_object *o, int m,
 			snprintf(path, sizeof(path), "%sidle_states[%zu]", pre, i);
 			return json_in_fail(in, path, "expected a string");
 		}
-	return 0;
+	return check_robust(in, o, pre, p);
 }
 
 /* Result i of shard si of sn against the plan; ms the shard's machines. */
@@ -312,7 +377,7 @@ static int gather(const struct sweep_doc *docs, int n, struct merged *mg, char *
 		struct plan_job c;
 
 		sweep_plan_job(&mg->plan, j, &c);
-		c.load = c.policy = c.run = 0;
+		c.load = c.policy = c.run = c.draw = 0;
 		json_object *a = mg->res[sweep_plan_index(&mg->plan, &c)], *b = mg->res[j];
 
 		if (strcmp(json_object_get_string(get(a, "unit", json_type_string)),
@@ -332,6 +397,91 @@ static double jnum(json_object *o)
 	return o ? json_object_get_double(o) : NAN;
 }
 
+/* A table's robustness block ("robust"), built from the shards' draws. */
+struct robust_block {
+	struct robust_report rep;
+	double *vals, *change, *cmin, *cmax, *nominal, *value;
+	const char **cost, **unit;
+	struct robust_row *rows;
+};
+
+static void robust_block_free(struct robust_block *b)
+{
+	free(b->vals);
+	free(b->change);
+	free(b->cmin);
+	free(b->cmax);
+	free(b->nominal);
+	free(b->value);
+	free(b->cost);
+	free(b->unit);
+	free(b->rows);
+}
+
+/*
+ * Machine m's draws of workload w: each draw's changes, computed from its
+ * jobs as compare --robust computes them, against t (the nominal table,
+ * its statistics done). Returns 0 or -1 (out of memory).
+ */
+static int robust_block(const struct merged *mg, int m, int w, const struct cmp_table *t,
+			struct robust_block *b)
+{
+	const struct sweep_plan *p = &mg->plan;
+	int nd = p->robust, np = t->nsides, nl = t->nloads, runs = t->runs, ncell = nl * np;
+	json_object *r = get(get(json_object_array_get_idx(mg->machines, (size_t)m), "robust",
+				 json_type_object), "costs", json_type_array);
+	json_object *dc = get(get(json_object_array_get_idx(mg->machines, (size_t)m), "robust",
+				  json_type_object), "draw_costs", json_type_array);
+	int nc = (int)json_object_array_length(r);
+
+	b->vals = calloc((size_t)nd * (size_t)ncell * (size_t)runs, sizeof(*b->vals));
+	b->change = calloc((size_t)nd * (size_t)ncell, sizeof(*b->change));
+	b->cmin = calloc((size_t)nc, sizeof(double));
+	b->cmax = calloc((size_t)nc, sizeof(double));
+	b->nominal = calloc((size_t)nc, sizeof(double));
+	b->value = calloc((size_t)nc * (size_t)nd, sizeof(double));
+	b->cost = calloc((size_t)nc, sizeof(*b->cost));
+	b->unit = calloc((size_t)nc, sizeof(*b->unit));
+	b->rows = calloc((size_t)ncell, sizeof(*b->rows));
+	if (!b->vals || !b->change || !b->cmin || !b->cmax || !b->nominal || !b->value ||
+	    !b->cost || !b->unit || !b->rows)
+		return -1;
+	for (int d = 0; d < nd; d++)
+		for (int c = 0; c < ncell; c++)
+			for (int k = 0; k < runs; k++) {
+				struct plan_job j = { .machine = m, .workload = w, .load = c / np,
+						      .policy = c % np, .draw = d + 1, .run = k };
+				json_object *o = mg->res[sweep_plan_index(p, &j)], *v;
+
+				b->vals[((size_t)d * (size_t)ncell + (size_t)c) * (size_t)runs + (size_t)k] =
+					json_object_object_get_ex(o, "value", &v) ? jnum(v) : NAN;
+			}
+	if (robust_changes(t, nd, b->vals, b->change))
+		return -1;
+	for (int k = 0; k < nc; k++) {
+		json_object *c = json_object_array_get_idx(r, (size_t)k), *v;
+
+		b->cost[k] = json_object_get_string(get(c, "cost", json_type_string));
+		b->unit[k] = json_object_get_string(get(c, "unit", json_type_string));
+		b->cmin[k] = jnum(json_object_object_get_ex(c, "min", &v) ? v : NULL);
+		b->cmax[k] = jnum(json_object_object_get_ex(c, "max", &v) ? v : NULL);
+		b->nominal[k] = jnum(json_object_object_get_ex(c, "nominal", &v) ? v : NULL);
+		for (int d = 0; d < nd; d++)
+			b->value[d * nc + k] = jnum(json_object_array_get_idx(
+				json_object_array_get_idx(dc, (size_t)d), (size_t)k));
+	}
+	for (int c = 0; c < ncell; c++) {
+		b->rows[c].nominal = t->cell[c].change_pct;
+		b->rows[c].change = b->change + (size_t)c * (size_t)nd;
+	}
+	b->rep = (struct robust_report){ .ndraws = nd, .ncosts = nc,
+		.seed = (unsigned long long)p->seed, .cost = b->cost, .unit = b->unit,
+		.cmin = b->cmin, .cmax = b->cmax, .nominal = b->nominal, .value = b->value,
+		.nloads = nl, .nsides = np, .row = b->rows };
+	robust_analyse(&b->rep);
+	return 0;
+}
+
 /* One compare table: machine m, workload w; rendered as text or added to tables. */
 static int render_table(struct merged *mg, int m, int w, bool json, json_object *tables,
 			FILE *f)
@@ -347,6 +497,7 @@ static int render_table(struct merged *mg, int m, int w, bool json, json_object 
 	const char **lname = calloc((size_t)nl, sizeof(*lname)), **sn = calloc((size_t)np, sizeof(*sn));
 	const char **sf = calloc((size_t)np, sizeof(*sf)), *sp[WS_MAX_IDLE_STATES];
 	char (*lbuf)[96] = calloc((size_t)nl, sizeof(*lbuf)), cmd[4096];
+	struct robust_block rb = { 0 };
 	int ret = -1;
 
 	if (!cells || !vals || !lname || !sn || !sf || !lbuf || nst > WS_MAX_IDLE_STATES)
@@ -378,7 +529,8 @@ static int render_table(struct merged *mg, int m, int w, bool json, json_object 
 			cl->values = vals + (size_t)(l * np + s) * (size_t)runs;
 			cl->n = runs;
 			for (int r = 0; r < runs; r++) {
-				struct plan_job c = { m, w, l, s, r };
+				struct plan_job c = { .machine = m, .workload = w, .load = l, .policy = s,
+						      .run = r };
 				json_object *o = mg->res[sweep_plan_index(p, &c)], *v;
 
 				if (!first)
@@ -403,7 +555,7 @@ static int render_table(struct merged *mg, int m, int w, bool json, json_object 
 					cl->not_steady += !json_object_get_boolean(sv);
 				}
 				/* The same seed's run of the first policy is the base. */
-				struct plan_job bc = { m, w, l, 0, r };
+				struct plan_job bc = { .machine = m, .workload = w, .load = l, .run = r };
 				json_object *bo = mg->res[sweep_plan_index(p, &bc)];
 				const char *d1 = json_object_get_string(get(o, "placement_digest",
 									   json_type_string));
@@ -448,6 +600,10 @@ static int render_table(struct merged *mg, int m, int w, bool json, json_object 
 	};
 
 	cmp_table_stats(&t);
+	if (p->robust && robust_block(mg, m, w, &t, &rb))
+		goto out;
+	if (p->robust)
+		t.robust = &rb.rep;
 	/* Each policy's cells for the summary, in plan order. */
 	int at = 0;
 
@@ -482,6 +638,7 @@ static int render_table(struct merged *mg, int m, int w, bool json, json_object 
 	}
 	ret = 0;
 out:
+	robust_block_free(&rb);
 	free(cells);
 	free(vals);
 	free(lname);
@@ -509,12 +666,18 @@ int sweep_render(const struct sweep_doc *docs, int n, bool json, const char *plo
 
 	for (int w = 0; w < p->nr_workloads; w++)
 		levels += p->wl[w].nr_loads;
+	char draws[64] = "";
+
+	if (p->robust)
+		snprintf(draws, sizeof(draws), " x %d cost profiles (nominal and %d drawn)",
+			 p->robust + 1, p->robust);
 	if (!json)
 		fprintf(f, "wakesim sweep %s (%s): %d machine%s x %d workload load level%s (%d "
-			"workload%s) x %d polic%s x %d seed%s = %lld simulations\n\n", p->name, base,
+			"workload%s) x %d polic%s x %d seed%s%s = %lld simulations\n\n", p->name, base,
 			p->nr_machines, p->nr_machines == 1 ? "" : "s", levels, levels == 1 ? "" : "s",
 			p->nr_workloads, p->nr_workloads == 1 ? "" : "s", p->nr_policies,
-			p->nr_policies == 1 ? "y" : "ies", p->runs, p->runs == 1 ? "" : "s", p->nr_jobs);
+			p->nr_policies == 1 ? "y" : "ies", p->runs, p->runs == 1 ? "" : "s", draws,
+			p->nr_jobs);
 	mg.nr_wl = p->nr_machines * levels;
 	mg.wl = calloc((size_t)(mg.nr_wl * (p->nr_policies > 1 ? p->nr_policies - 1 : 1)),
 		       sizeof(*mg.wl));

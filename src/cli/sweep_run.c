@@ -12,6 +12,7 @@
 #include "kern/features.h"
 #include "report/compare_out.h"
 #include "report/progress.h"
+#include "robust.h"
 #include "util/jsonpos.h"
 #include "workload/workload.h"
 
@@ -20,13 +21,20 @@
 struct sweep_run {
 	const struct sweep_plan *plan;
 	struct machine *m;		/* [nr_machines] */
-	struct run_spec *spec;		/* [machine][workload][load][policy] */
+	/* "robust": per machine, its costs drawn and the machines they make */
+	struct robust_costs *rc;	/* [nr_machines] */
+	double *draw_val;		/* [nr_machines][robust][rc.n] */
+	struct machine *drawn;		/* [nr_machines][robust], sharing m's arrays */
+	struct run_spec *spec;		/* [machine][workload][load][policy][draw] */
 	char ****argv;			/* [workload][load]: a command line */
 	int nspec;
 };
 
-/* The spec of (machine, workload, load level, policy): dense, levels counted across workloads. */
-static int spec_index(const struct sweep_plan *p, int m, int w, int l, int pol)
+/*
+ * The spec of (machine, workload, load level, policy, cost draw): dense,
+ * levels counted across workloads.
+ */
+static int spec_index(const struct sweep_plan *p, int m, int w, int l, int pol, int draw)
 {
 	int k = 0, levels = 0;
 
@@ -35,7 +43,7 @@ static int spec_index(const struct sweep_plan *p, int m, int w, int l, int pol)
 			k += p->wl[i].nr_loads;
 		levels += p->wl[i].nr_loads;
 	}
-	return ((m * levels) + (k + l)) * p->nr_policies + pol;
+	return (((m * levels) + (k + l)) * p->nr_policies + pol) * (1 + p->robust) + draw;
 }
 
 static void show_progress(int done, int n, void *arg)
@@ -73,11 +81,15 @@ static int prepare(const char *file, const struct sweep_plan *p, struct sweep_ru
 	for (int w = 0; w < p->nr_workloads; w++)
 		nlevels += p->wl[w].nr_loads;
 	r->plan = p;
-	r->nspec = p->nr_machines * nlevels * p->nr_policies;
+	r->nspec = p->nr_machines * nlevels * p->nr_policies * (1 + p->robust);
 	r->m = calloc((size_t)p->nr_machines, sizeof(*r->m));
+	r->rc = calloc((size_t)p->nr_machines, sizeof(*r->rc));
+	r->drawn = calloc((size_t)p->nr_machines * (size_t)p->robust + 1, sizeof(*r->drawn));
+	r->draw_val = calloc((size_t)p->nr_machines * (size_t)p->robust * COST_KEYS_MAX + 1,
+			     sizeof(*r->draw_val));
 	r->spec = calloc((size_t)r->nspec, sizeof(*r->spec));
 	r->argv = calloc((size_t)p->nr_workloads + 1, sizeof(*r->argv));
-	if (!r->m || !r->spec || !r->argv) {
+	if (!r->m || !r->spec || !r->argv || !r->rc || !r->drawn || !r->draw_val) {
 		fprintf(stderr, "wakesim sweep: out of memory\n");
 		return -1;
 	}
@@ -136,10 +148,31 @@ static int prepare(const char *file, const struct sweep_plan *p, struct sweep_ru
 			fprintf(stderr, "wakesim sweep: %s: %.300s\n", at, err);
 			return -1;
 		}
+		if (p->robust) {
+			/* As compare --robust: the design from the plan's first seed. */
+			struct robust_costs *rc = &r->rc[m];
+			double *u;
+
+			robust_costs_of(&r->m[m], rc);
+			if (!rc->n) {
+				fprintf(stderr, "wakesim sweep: %s: \"robust\": no cost of %s has a range "
+					"wider than its value (`wakesim costs`)\n", at, r->m[m].name);
+				return -1;
+			}
+			u = calloc((size_t)p->robust * (size_t)rc->n, sizeof(*u));
+			if (!u)
+				return -1;
+			lhs_design(p->robust, rc->n, p->seed, u);
+			for (int i = 0; i < p->robust; i++)
+				robust_draw(&r->m[m], rc, u, i, &r->drawn[m * p->robust + i],
+					    r->draw_val + ((size_t)m * (size_t)p->robust + (size_t)i) *
+								  COST_KEYS_MAX);
+			free(u);
+		}
 		for (int w = 0; w < p->nr_workloads; w++)
 			for (int l = 0; l < p->wl[w].nr_loads; l++)
 				for (int pol = 0; pol < p->nr_policies; pol++) {
-					struct run_spec *s = &r->spec[spec_index(p, m, w, l, pol)];
+					struct run_spec *s = &r->spec[spec_index(p, m, w, l, pol, 0)];
 					char what[512], pk[32];
 
 					snprintf(pk, sizeof(pk), "policies[%d]", pol);
@@ -148,6 +181,10 @@ static int prepare(const char *file, const struct sweep_plan *p, struct sweep_ru
 						return -1;
 					s->argv = r->argv[w][l];
 					s->argc = p->wl[w].argc + (p->wl[w].load_name ? 2 : 0);
+					for (int d = 1; d <= p->robust; d++) {
+						s[d] = *s;
+						s[d].m = &r->drawn[m * p->robust + d - 1];
+					}
 				}
 	}
 	return 0;
@@ -170,6 +207,9 @@ static void release(struct sweep_run *r)
 		for (int m = 0; p && m < p->nr_machines; m++)
 			machine_free(&r->m[m]);
 	free(r->m);
+	free(r->rc);
+	free(r->drawn);	/* they share m's arrays: freed above */
+	free(r->draw_val);
 	free(r->spec);
 	free(r->argv);
 }
@@ -178,6 +218,40 @@ static json_object *num(double v)
 {
 	/* Non-finite figures are not JSON: null, read back as NaN. */
 	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+/*
+ * With "robust": the costs drawn on machine m and each draw's values, for
+ * the report's robustness block (robust_out.h).
+ */
+static json_object *robust_costs_json(const struct sweep_run *r, int m)
+{
+	const struct robust_costs *rc = &r->rc[m];
+	json_object *o = json_object_new_object(), *costs = json_object_new_array();
+	json_object *draws = json_object_new_array();
+
+	for (int k = 0; k < rc->n; k++) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "cost", json_object_new_string(rc->name[k]));
+		json_object_object_add(c, "unit", json_object_new_string(cost_key_unit(rc->key[k])));
+		json_object_object_add(c, "nominal", json_object_new_double(rc->nominal[k]));
+		json_object_object_add(c, "min", json_object_new_double(rc->range[k].min));
+		json_object_object_add(c, "max", json_object_new_double(rc->range[k].max));
+		json_object_array_add(costs, c);
+	}
+	for (int i = 0; i < r->plan->robust; i++) {
+		json_object *d = json_object_new_array();
+		const double *v = r->draw_val + ((size_t)m * (size_t)r->plan->robust + (size_t)i) *
+							COST_KEYS_MAX;
+
+		for (int k = 0; k < rc->n; k++)
+			json_object_array_add(d, json_object_new_double(v[k]));
+		json_object_array_add(draws, d);
+	}
+	json_object_object_add(o, "costs", costs);
+	json_object_object_add(o, "draw_costs", draws);
+	return o;
 }
 
 static json_object *machine_json(const char *spec, const struct machine *m, int ncpus)
@@ -232,7 +306,7 @@ int sweep_run_shard(const char *file, const struct sweep_plan *p, int si, int sn
 		struct plan_job c;
 
 		sweep_plan_job(p, j, &c);
-		js[k] = &r.spec[spec_index(p, c.machine, c.workload, c.load, c.policy)];
+		js[k] = &r.spec[spec_index(p, c.machine, c.workload, c.load, c.policy, c.draw)];
 		seeds[k] = p->seed + (uint64_t)c.run;
 		ids[k] = j;
 	}
@@ -265,10 +339,14 @@ int sweep_run_shard(const char *file, const struct sweep_plan *p, int si, int sn
 		if (out[k].ok)
 			continue;
 		sweep_plan_job(p, ids[k], &c);
-		fprintf(stderr, "wakesim sweep: machine %s, workload %s, load %s, policy %s, seed %llu: "
+		char drawn[48] = "";
+
+		if (c.draw)
+			snprintf(drawn, sizeof(drawn), ", cost draw %d", c.draw);
+		fprintf(stderr, "wakesim sweep: machine %s, workload %s, load %s, policy %s, seed %llu%s: "
 			"%s\n", p->machine[c.machine], p->wl[c.workload].name,
 			p->wl[c.workload].load_name ? p->wl[c.workload].load_val[c.load] : "default",
-			p->pol[c.policy].name, (unsigned long long)seeds[k], out[k].err);
+			p->pol[c.policy].name, (unsigned long long)seeds[k], drawn, out[k].err);
 		ret = out[k].bad_input ? 2 : 1;
 		json_object_put(root);
 		json_object_put(res);
@@ -307,8 +385,13 @@ int sweep_run_shard(const char *file, const struct sweep_plan *p, int si, int sn
 					       json_object_new_boolean(out[k].steady.engaged));
 		json_object_array_add(res, o);
 	}
-	for (int m = 0; m < p->nr_machines; m++)
-		json_object_array_add(ms, machine_json(p->machine[m], &r.m[m], r.m[m].topo.nr_cpus));
+	for (int m = 0; m < p->nr_machines; m++) {
+		json_object *mo = machine_json(p->machine[m], &r.m[m], r.m[m].topo.nr_cpus);
+
+		if (p->robust)
+			json_object_object_add(mo, "robust", robust_costs_json(&r, m));
+		json_object_array_add(ms, mo);
+	}
 	snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)p->hash);
 	json_object_array_add(sh, json_object_new_int(si));
 	json_object_array_add(sh, json_object_new_int(sn));

@@ -7,11 +7,13 @@
 #include "costs_json.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cost_keys.h"
 #include "presets_data.h"
 #include "util/jsondoc.h"
 #include "util/textfile.h"
@@ -79,9 +81,6 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 	return 0;
 }
 
-static const char *const c2c_keys[C2C_NR + 1] = { "local", "smt", "cluster", "llc", "node",
-					       "package", "remote", NULL };
-
 #define F(f) { #f, offsetof(struct costs, f) }
 const struct cost_ns_field cost_ns_fields[] = {
 	F(context_switch_ns), F(mm_switch_ns), F(pipe_write_ns), F(pipe_read_ns), F(unix_send_ns),
@@ -92,6 +91,8 @@ const struct cost_ns_field cost_ns_fields[] = {
 };
 #undef F
 const int nr_cost_ns_fields = (int)(sizeof(cost_ns_fields) / sizeof(cost_ns_fields[0]));
+_Static_assert(sizeof(cost_ns_fields) / sizeof(cost_ns_fields[0]) == COST_NS_NR,
+	       "COST_NS_NR counts cost_ns_fields[]");
 
 const u64 *costs_field_ns(const struct costs *k, const char *name)
 {
@@ -120,10 +121,10 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 	if (json_object_object_get_ex(o, "c2c_ns", &cc)) {
 		if (!json_object_is_type(cc, json_type_object))
 			return jfail(c, "costs.c2c_ns", "expected an object");
-		if (json_in_known(c, cc, "costs.c2c_ns.", c2c_keys))
+		if (json_in_known(c, cc, "costs.c2c_ns.", c2c_class_names))
 			return -1;
 		for (int i = 0; i < C2C_NR; i++)
-			if (json_in_u64(c, cc, "costs.c2c_ns.", c2c_keys[i], false, 0, 100000,
+			if (json_in_u64(c, cc, "costs.c2c_ns.", c2c_class_names[i], false, 0, 100000,
 				    &k->c2c_ns[i]))
 				return -1;
 	}
@@ -146,9 +147,157 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 	return 0;
 }
 
+/* A number field of a range, into *v; a missing one leaves *v. */
+static int range_number(const struct json_in *c, json_object *r, const char *path,
+			const char *key, double *v)
+{
+	json_object *x;
+	char p[160];
+
+	if (!json_object_object_get_ex(r, key, &x))
+		return 0;
+	snprintf(p, sizeof(p), "%s.%s", path, key);
+	if (!json_object_is_type(x, json_type_int) && !json_object_is_type(x, json_type_double))
+		return jfail(c, p, "expected a number");
+	if (json_in_figure(c, x, p, false))
+		return -1;
+	*v = json_object_get_double(x);
+	return 0;
+}
+
 /*
- * "idle_states" (replacing the machine's) and "costs" (over what is already
- * set), as a machine file and a cost profile both give them.
+ * One range, {"min", "max", "source"} or {"factor", "source"}, for cost
+ * key k at path ("ranges.c2c_ns.llc"): checked against the key's limits
+ * and the value the cost has now, which it must contain.
+ */
+static int parse_range(const struct json_in *c, json_object *r, const char *path,
+		       struct machine *m, int k)
+{
+	static const char *const known[] = { "min", "max", "factor", "source", NULL };
+	struct cost_range *g = &m->range[k];
+	double v = cost_key_value(m, k), lo = NAN, hi = NAN, f = NAN;
+	char prefix[160], p[180];
+
+	snprintf(prefix, sizeof(prefix), "%s.", path);
+	if (!json_object_is_type(r, json_type_object))
+		return jfail(c, path, "expected an object: {\"min\", \"max\", \"source\"} or "
+			     "{\"factor\", \"source\"}");
+	if (json_in_known(c, r, prefix, known) ||
+	    json_in_str(c, r, prefix, "source", true, g->source, sizeof(g->source)) ||
+	    range_number(c, r, path, "min", &lo) || range_number(c, r, path, "max", &hi) ||
+	    range_number(c, r, path, "factor", &f))
+		return -1;
+	if (!isnan(f)) {
+		if (!isnan(lo) || !isnan(hi))
+			return jfail(c, path, "give min and max, or a factor, not both");
+		snprintf(p, sizeof(p), "%s.factor", path);
+		if (f < 1)
+			return json_in_fail(c, p, "%g is below 1 (the range is value / factor to "
+					    "value x factor)", f);
+		lo = v / f;
+		hi = v * f;
+		if (lo < cost_key_min(k))
+			lo = cost_key_min(k);
+		if (hi > cost_key_max(k))
+			hi = cost_key_max(k);
+	} else if (isnan(lo) || isnan(hi)) {
+		return jfail(c, path, isnan(lo) ? "missing field \"min\" (or give \"factor\")"
+					      : "missing field \"max\" (or give \"factor\")");
+	}
+	snprintf(p, sizeof(p), "%s.min", path);
+	if (lo < cost_key_min(k))
+		return json_in_fail(c, p, "%g is below the cost's least value, %g", lo,
+				    cost_key_min(k));
+	snprintf(p, sizeof(p), "%s.max", path);
+	if (hi > cost_key_max(k))
+		return json_in_fail(c, p, "%g is above the cost's largest value, %g", hi,
+				    cost_key_max(k));
+	if (lo > hi)
+		return json_in_fail(c, p, "%g is below min (%g)", hi, lo);
+	if (v < lo || v > hi)
+		return json_in_fail(c, path, "the cost's value, %g, is outside its range %g..%g", v,
+				    lo, hi);
+	g->set = true;
+	g->min = lo;
+	g->max = hi;
+	g->at = v;
+	if (k >= COST_KEY_IDLE0)
+		memcpy(g->state, m->idle[k - COST_KEY_IDLE0].name, sizeof(g->state));
+	return 0;
+}
+
+/*
+ * "ranges", shaped as "costs" and "idle_states" are named: {"c2c_ns":
+ * {"llc": RANGE}, "context_switch_ns": RANGE, "idle_states": {"C2":
+ * {"exit_latency_us": RANGE}}}. Read after this document's costs, so a
+ * range is checked against the value it comes with.
+ */
+static int parse_ranges(const struct json_in *c, json_object *o, struct machine *m)
+{
+	char path[160], name[96];
+
+	if (!json_object_is_type(o, json_type_object))
+		return jfail(c, "ranges", "expected an object, keyed as \"costs\" is");
+	json_object_object_foreach(o, key, val) {
+		int k;
+
+		snprintf(path, sizeof(path), "ranges.%.60s", key);
+		if (!strcmp(key, "c2c_ns") || !strcmp(key, "idle_states")) {
+			bool idle = key[0] == 'i';
+
+			if (!json_object_is_type(val, json_type_object))
+				return jfail(c, path, idle ? "expected an object of idle state names"
+							   : "expected an object of c2c_ns's keys");
+			json_object_object_foreach(val, sub, r) {
+				char spath[200];
+
+				snprintf(spath, sizeof(spath), "%s.%.40s", path, sub);
+				if (idle) {
+					static const char *const only[] = { "exit_latency_us", NULL };
+					char pre[210];
+
+					snprintf(name, sizeof(name), "idle_states.%.40s.exit_latency_us", sub);
+					k = cost_key_find(m, name);
+					if (k < 0)
+						return jfail(c, spath, "no idle state of that name here");
+					snprintf(pre, sizeof(pre), "%s.", spath);
+					if (!json_object_is_type(r, json_type_object))
+						return jfail(c, spath, "expected {\"exit_latency_us\": RANGE}");
+					if (json_in_known(c, r, pre, only))
+						return -1;
+					json_object *x;
+
+					if (!json_object_object_get_ex(r, "exit_latency_us", &x))
+						continue;
+					snprintf(spath + strlen(spath), sizeof(spath) - strlen(spath),
+						 ".exit_latency_us");
+					if (parse_range(c, x, spath, m, k))
+						return -1;
+					continue;
+				}
+				snprintf(name, sizeof(name), "c2c_ns.%.40s", sub);
+				k = cost_key_find(m, name);
+				if (k < 0)
+					return jfail(c, spath, "not a key of c2c_ns (local, smt, cluster, "
+						     "llc, node, package, remote)");
+				if (parse_range(c, r, spath, m, k))
+					return -1;
+			}
+			continue;
+		}
+		k = cost_key_find(m, key);
+		if (k < 0)
+			return jfail(c, path, "not a cost with a range (`wakesim costs` lists them)");
+		if (parse_range(c, val, path, m, k))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * "idle_states" (replacing the machine's), "costs" (over what is already
+ * set) and their "ranges", as a machine file and a cost profile both give
+ * them.
  */
 int costs_json_idle_and_costs(const struct json_in *c, json_object *root, struct machine *m)
 {
@@ -156,11 +305,15 @@ int costs_json_idle_and_costs(const struct json_in *c, json_object *root, struct
 
 	if (json_object_object_get_ex(root, "idle_states", &o) && parse_idle_states(c, o, m))
 		return -1;
-	if (!json_object_object_get_ex(root, "costs", &o))
-		return 0;
-	if (!json_object_is_type(o, json_type_object))
-		return jfail(c, "costs", "expected an object");
-	return parse_costs(c, o, &m->costs);
+	if (json_object_object_get_ex(root, "costs", &o)) {
+		if (!json_object_is_type(o, json_type_object))
+			return jfail(c, "costs", "expected an object");
+		if (parse_costs(c, o, &m->costs))
+			return -1;
+	}
+	if (json_object_object_get_ex(root, "ranges", &o))
+		return parse_ranges(c, o, m);
+	return 0;
 }
 
 int costs_json_sources(const struct json_in *c, json_object *root, bool figures_ok)
@@ -202,7 +355,7 @@ int costs_json_profile(const char *text, size_t len, const char *file, struct ma
 		       char *err, size_t errlen)
 {
 	static const char *const known[] = { "name", "description", "idle_states", "costs",
-					     "sources", NULL };
+					     "ranges", "sources", NULL };
 	struct json_in c = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen };
 	json_object *root;
 	char name[64];
@@ -247,6 +400,7 @@ int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, s
 	/* Idle states of a machine read from sysfs stay unless the profile has some. */
 	memcpy(idle, m->idle, sizeof(idle));
 	memset(&m->costs, 0, sizeof(m->costs));
+	memset(m->range, 0, sizeof(m->range));
 	m->nr_idle_states = 0;
 	if (costs_json_defaults(m, err, errlen))
 		return -1;

@@ -96,8 +96,25 @@ struct cost_ns_field {
 };
 extern const struct cost_ns_field cost_ns_fields[];
 extern const int nr_cost_ns_fields;
+#define COST_NS_NR 24		/* entries of cost_ns_fields[] */
 /* The ns cost named name in k, or NULL if none is. */
 const u64 *costs_field_ns(const struct costs *k, const char *name);
+
+/*
+ * The plausible interval of one cost (machine/cost_keys.h names them), as
+ * a machine file or cost profile gives it under "ranges". It holds only
+ * while the cost keeps the value it was given for (at, and for an idle
+ * state its name): a later profile that sets the value anew without a
+ * range leaves the cost with the default range of docs/costs.md.
+ */
+struct cost_range {
+	bool set;
+	double min, max;	/* in the cost's own unit (ns, us, %) */
+	double at;		/* the value the range was given for */
+	char state[16];		/* an idle state's name, for its keys */
+	char source[200];
+};
+#define COST_KEYS_MAX (C2C_NR + COST_NS_NR + 2 + WS_MAX_IDLE_STATES)
 
 struct machine {
 	char name[64];
@@ -113,6 +130,7 @@ struct machine {
 	int nr_idle_states;
 	struct idle_state idle[WS_MAX_IDLE_STATES];
 	struct costs costs;
+	struct cost_range range[COST_KEYS_MAX];	/* by cost key (cost_keys.h) */
 	u64 l2_bytes;		/* private L2 per core */
 	u64 llc_bytes;		/* one last-level cache */
 	struct cpumask *smt;	/* [nr_cpus]: cpu_smt_mask(), precomputed */

@@ -291,7 +291,7 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 		       char *err, size_t errlen)
 {
 	static const char *const known[] = { "name", "description", "topology", "cost_profile",
-					     "idle_states", "costs", "sources", NULL };
+					     "idle_states", "costs", "ranges", "sources", NULL };
 	struct json_in c = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen };
 	json_object *root, *o;
 	int ret = -1;

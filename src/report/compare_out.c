@@ -465,6 +465,8 @@ void cmp_print_text(const struct cmp_table *t, FILE *f)
 		print_block(t, f, w, lw);
 	print_notes(t, f);
 	print_steady_notes(t, f);
+	if (t->robust)
+		robust_print_text(t->robust, t->load, t->side_name, f);
 	print_diagnostics(t, f);
 }
 
@@ -500,6 +502,8 @@ void cmp_print_csv(const struct cmp_table *t, FILE *f)
 	fputs(",same_placements", f);
 	for (int k = 0; k < t->nr_policy_counters && k < POLICY_MAX_COUNTERS; k++)
 		fprintf(f, ",policy.%s", t->policy_counter[k]);
+	if (t->robust)
+		robust_csv_header(f);
 	fputc('\n', f);
 	for (int l = 0; l < t->nloads; l++)
 		for (int s = 0; s < t->nsides; s++) {
@@ -530,6 +534,8 @@ void cmp_print_csv(const struct cmp_table *t, FILE *f)
 			fprintf(f, ",%s", c->same_placements < 0 ? "" : c->same_placements ? "true" : "false");
 			for (int k = 0; k < t->nr_policy_counters && k < POLICY_MAX_COUNTERS; k++)
 				fprintf(f, ",%.10g", c->policy[k]);
+			if (t->robust)
+				robust_csv_row(t->robust, l, s, f);
 			fputc('\n', f);
 		}
 }
@@ -634,5 +640,7 @@ json_object *cmp_json(const struct cmp_table *t)
 		json_object_array_add(rows, row);
 	}
 	json_object_object_add(root, "rows", rows);
+	if (t->robust)
+		json_object_object_add(root, "robust", robust_json(t->robust, t->load, t->side_name));
 	return root;
 }

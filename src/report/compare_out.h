@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "metrics_out.h"
+#include "robust_out.h"
 #include "stats.h"
 
 #define CMP_MAX_METRICS METRICS_MAX	/* as struct metrics_view */
@@ -82,6 +83,8 @@ struct cmp_table {
 	int nr_policy_counters;
 	const char *const *policy_counter;
 	struct cmp_cell *cell;		/* [nloads * nsides], load-major */
+	/* compare --robust: the verdict under drawn costs (robust_out.h), or NULL */
+	const struct robust_report *robust;
 };
 
 static inline struct cmp_cell *cmp_cell_at(const struct cmp_table *t, int load, int side)

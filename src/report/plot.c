@@ -12,7 +12,11 @@
 
 static const char *const outputs[] = { "result.png", "result.svg", "diagnostics.png",
 				       "diagnostics.svg", "result.dat", "diagnostics.dat",
-				       "plot.gp" };
+				       "plot.gp", "robust.png", "robust.svg", "robust.dat" };
+/* Without --robust, the first 7. */
+#define NR_PLAIN 7
+/* Panels of robust.png at most: the first (load, side) pairs. */
+#define ROBUST_PANELS 12
 
 /* The load level's value ("g=32" -> "32"), for the x axis. */
 static const char *xlabel(const char *load)
@@ -120,17 +124,89 @@ static void write_script(const struct cmp_table *t, FILE *gp, const int *rank, i
 	}
 }
 
+/*
+ * robust.dat: per (load, side) two blocks, the draws (the value of the
+ * cost the change follows most, or the draw's number if none, and the
+ * change) and the nominal point; gnuplot's index 2k and 2k + 1.
+ */
+static int robust_panels(const struct cmp_table *t)
+{
+	int n = t->nloads * (t->nsides - 1);
+
+	return n < ROBUST_PANELS ? n : ROBUST_PANELS;
+}
+
+static void write_robust(const struct cmp_table *t, FILE *dat, FILE *gp)
+{
+	const struct robust_report *r = t->robust;
+	int np = robust_panels(t), cols = np < 3 ? np : 3, k = 0;
+
+	fprintf(dat, "# per load level and side: the draws (x = the cost the change follows "
+		"most, y = change %%), then the nominal point\n");
+	for (int l = 0; l < t->nloads; l++)
+		for (int s = 1; s < t->nsides && k < np; s++, k++) {
+			const struct robust_row *w = robust_row_at(r, l, s);
+			int c = w->ntop ? w->top[0] : -1;
+
+			fprintf(dat, "# %s %s\n", t->load[l], t->side_name[s]);
+			for (int i = 0; i < r->ndraws; i++)
+				fprintf(dat, "%.10g %.10g\n", c < 0 ? i + 1 : r->value[i * r->ncosts + c],
+					w->change[i]);
+			fprintf(dat, "\n\n%.10g %.10g\n\n\n", c < 0 ? 0 : r->nominal[c], w->nominal);
+		}
+	for (int out = 0; out < 2; out++) {
+		char title[512];
+
+		fprintf(gp, "\n%s\nset output 'robust.%s'\nunset title\nset key off\n", out
+			? "set terminal svg size 1200,800 dynamic noenhanced font 'sans,10'"
+			: "set terminal pngcairo size 1200,800 noenhanced font 'sans,9'",
+			out ? "svg" : "png");
+		snprintf(title, sizeof(title), "change against %s under %d drawn cost profiles: %s on %s",
+			 t->side_name[0], r->ndraws, t->workload, t->machine);
+		fprintf(gp, "set multiplot layout %d,%d title ", (np + cols - 1) / cols, cols);
+		gp_str(gp, title);
+		/* result.png's tics name load levels: here x is a cost again. */
+		fprintf(gp, "\nset ylabel 'change, %%'\nset xtics auto\n"
+			"set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
+		k = 0;
+		for (int l = 0; l < t->nloads; l++)
+			for (int s = 1; s < t->nsides && k < np; s++, k++) {
+				const struct robust_row *w = robust_row_at(r, l, s);
+
+				snprintf(title, sizeof(title), "%s, %s: follows %s", t->load[l],
+					 t->side_name[s], w->ntop ? r->cost[w->top[0]] : "no cost");
+				fprintf(gp, "set title ");
+				gp_str(gp, title);
+				fprintf(gp, "\nset xlabel ");
+				if (w->ntop) {
+					char xl[128];
+
+					snprintf(xl, sizeof(xl), "%s, %s", r->cost[w->top[0]],
+						 r->unit[w->top[0]]);
+					gp_str(gp, xl);
+				} else {
+					gp_str(gp, "draw");
+				}
+				fprintf(gp, "\nplot 0 with lines lc 'gray', 'robust.dat' index %d using 1:2 "
+					"with points pt 7, 'robust.dat' index %d using 1:2 with points "
+					"pt 5 ps 2\n", 2 * k, 2 * k + 1);
+			}
+		fprintf(gp, "unset multiplot\nunset output\n");
+	}
+}
+
 /* gp_draw()'s writer: the data and the script of t. */
 static int write_files(const char *tmp, void *arg, char *err, size_t errlen)
 {
 	const struct cmp_table *t = arg;
 	int rank[PLOT_DIAGNOSTICS];
 	int nd = cmp_rank_diagnostics(t, -1, rank, PLOT_DIAGNOSTICS);
-	FILE *f[3];
-	const char *names[3] = { "result.dat", "diagnostics.dat", "plot.gp" };
+	FILE *f[4];
+	const char *names[4] = { "result.dat", "diagnostics.dat", "plot.gp", "robust.dat" };
+	int nf = t->robust ? 4 : 3;
 	char path[4096];
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < nf; i++) {
 		snprintf(path, sizeof(path), "%s/%s", tmp, names[i]);
 		f[i] = fopen(path, "w");
 		if (!f[i]) {
@@ -142,9 +218,11 @@ static int write_files(const char *tmp, void *arg, char *err, size_t errlen)
 	}
 	write_data(t, f[0], f[1], rank, nd);
 	write_script(t, f[2], rank, nd);
+	if (t->robust)
+		write_robust(t, f[3], f[2]);
 	bool ok = true;
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < nf; i++)
 		ok = (fclose(f[i]) == 0) && ok;
 	if (!ok) {
 		snprintf(err, errlen, "%s: cannot write", tmp);
@@ -155,6 +233,6 @@ static int write_files(const char *tmp, void *arg, char *err, size_t errlen)
 
 int cmp_plot(const struct cmp_table *t, const char *dir, char *err, size_t errlen)
 {
-	return gp_draw(dir, outputs, sizeof(outputs) / sizeof(outputs[0]), write_files, (void *)t,
-		       err, errlen);
+	return gp_draw(dir, outputs, t->robust ? sizeof(outputs) / sizeof(outputs[0]) : NR_PLAIN,
+		       write_files, (void *)t, err, errlen);
 }

@@ -5,7 +5,10 @@
  * line per side, mean with a +-stddev bar. DIR/diagnostics.png and .svg:
  * the six diagnostics that moved most at any load level, a panel each.
  * Beside them the data (result.dat, diagnostics.dat) and the script
- * (plot.gp), so a figure can be restyled and redrawn with `gnuplot
+ * (plot.gp); with compare --robust, DIR/robust.png and .svg: per load
+ * level and side, the change under each drawn cost profile against the
+ * cost it follows most, the nominal change marked (robust.dat), so a
+ * figure can be restyled and redrawn with `gnuplot
  * plot.gp` in DIR. Everything is made in a temporary directory inside DIR
  * and renamed into place, so DIR never holds half a set.
  */
