@@ -309,6 +309,52 @@ static void test_bad_profiles(void **state)
 	assert_non_null(strstr(out, "costs default"));
 }
 
+/* Ranges (issue 24) refused with the line and key: each names what is wrong. */
+static void test_bad_ranges(void **state)
+{
+	(void)state;
+	expect_profile_refused("{ \"name\": \"x\",\n \"ranges\": {\n  \"ttwu_ns\": { \"min\": 400, "
+		       "\"max\": 300, \"source\": \"s\" } } }",
+		       ":3: field \"ranges.ttwu_ns.max\": 300 is below min (400)");
+	expect_profile_refused("{ \"name\": \"x\", \"costs\": { \"ttwu_ns\": 500 },\n \"ranges\": {\n"
+		       "  \"ttwu_ns\": { \"min\": 100, \"max\": 300, \"source\": \"s\" } } }",
+		       ":3: field \"ranges.ttwu_ns\": the cost's value, 500, is outside its range 100..300");
+	expect_profile_refused("{ \"name\": \"x\",\n \"ranges\": { \"c2c_ns\": {\n  \"l3\": { \"min\": 1, "
+		       "\"max\": 2, \"source\": \"s\" } } } }",
+		       ":3: field \"ranges.c2c_ns.l3\": not a key of c2c_ns");
+	expect_profile_refused("{ \"name\": \"x\",\n \"ranges\": {\n  \"tbench_ns\": { \"factor\": 2, "
+		       "\"source\": \"s\" } } }",
+		       ":3: field \"ranges.tbench_ns\": not a cost with a range");
+	expect_profile_refused("{ \"name\": \"x\",\n \"ranges\": {\n  \"ttwu_ns\": { \"factor\": 0.5, "
+		       "\"source\": \"s\" } } }",
+		       "field \"ranges.ttwu_ns.factor\": 0.5 is outside 1..100");
+	expect_profile_refused("{ \"name\": \"x\",\n \"ranges\": {\n  \"ttwu_ns\": { \"min\": 0, "
+		       "\"max\": 300 } } }",
+		       ":3: field \"ranges.ttwu_ns.source\": missing");
+	expect_profile_refused("{ \"name\": \"x\",\n \"ranges\": {\n  \"ttwu_ns\": { \"min\": 0, "
+		       "\"source\": \"s\" } } }",
+		       "field \"ranges.ttwu_ns\": missing field \"max\"");
+	expect_profile_refused("{ \"name\": \"x\",\n \"ranges\": { \"idle_states\": {\n  \"C9\": { "
+		       "\"exit_latency_us\": { \"factor\": 2, \"source\": \"s\" } } } } }",
+		       ":3: field \"ranges.idle_states.C9\": no idle state of that name");
+	expect_profile_refused("{ \"name\": \"x\",\n \"ranges\": {\n  \"smt_speed_pct\": { \"min\": 50, "
+		       "\"max\": 120, \"source\": \"s\" } } }",
+		       "field \"ranges.smt_speed_pct.max\": 120 is above the cost's largest value, 100");
+	/* Found by a trial: a drawn POLL would break cpuidle's rule; a cut source split UTF-8. */
+	expect_profile_refused("{ \"name\": \"x\",\n \"ranges\": { \"idle_states\": {\n  \"POLL\": { "
+			       "\"exit_latency_us\": { \"min\": 0, \"max\": 3, \"source\": \"s\" } } } } }",
+			       ":3: field \"ranges.idle_states.POLL.exit_latency_us\": a polling state has "
+			       "no exit latency to vary");
+	char longsrc[512];
+
+	snprintf(longsrc, sizeof(longsrc), "{ \"name\": \"x\", \"ranges\": { \"ttwu_ns\": "
+		 "{ \"factor\": 2, \"source\": \"%0200d\" } } }", 0);
+	expect_profile_refused(longsrc, "field \"ranges.ttwu_ns.source\": longer than 199 bytes");
+	expect_profile_refused("{ \"name\": \"x\", \"ranges\": { \"ttwu_ns\": { \"factor\": 1e9, "
+			       "\"source\": \"s\" } } }",
+			       "field \"ranges.ttwu_ns.factor\": 1e+09 is outside 1..100");
+}
+
 static void test_breakdown_metrics(void **state)
 {
 	(void)state;
@@ -507,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_cold_cache_decay),
 		cmocka_unit_test(test_cost_profiles),
 		cmocka_unit_test(test_bad_profiles),
+		cmocka_unit_test(test_bad_ranges),
 		cmocka_unit_test(test_breakdown_metrics),
 		cmocka_unit_test(test_calibrate),
 	};

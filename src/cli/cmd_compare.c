@@ -374,10 +374,21 @@ int cmd_compare(int argc, char **argv)
 	int ncpu_allowed = cpumask_weight(&sides[0].allowed);
 
 	/*
-	 * --robust: the machine under each drawn cost profile. Variant 0 is the
-	 * machine itself; jobs run variant-major, so the nominal comparison's
-	 * jobs come first and are laid out as without --robust.
+	 * --robust: the machine under each drawn cost profile, var[1..robust]
+	 * (variant 0 is m itself). Jobs run variant-major, so the nominal
+	 * comparison's jobs come first and are laid out as without --robust.
 	 */
+	long long nsim = (long long)nsides * nloads * runs * (1 + robust);
+
+	/* As a sweep's grid: each run's outcome is kept until the report. */
+	if (nsim > 1000000) {
+		fprintf(stderr, "wakesim compare: %d sides x %d load levels x %d runs%s%s = %lld "
+			"simulations, more than 10^6: fewer runs, levels%s\n", nsides, nloads, runs,
+			robust ? " x cost profiles " : "", robust ? "(1 + --robust)" : "", nsim,
+			robust ? " or draws" : "");
+		machine_free(&m);
+		return EXIT_USAGE;
+	}
 	struct robust_costs *rc = calloc(1, sizeof(*rc));
 	int nvar = 1 + robust;
 	struct machine *var = calloc((size_t)nvar, sizeof(*var));
@@ -390,7 +401,6 @@ int cmd_compare(int argc, char **argv)
 		machine_free(&m);
 		return 1;
 	}
-	var[0] = m;
 	if (robust) {
 		robust_costs_of(&m, rc);
 		if (!rc->n) {

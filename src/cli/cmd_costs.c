@@ -18,20 +18,45 @@ static const char costs_usage[] =
 	"or else the default range, the value halved to doubled (docs/costs.md).\n"
 	"compare --robust N draws cost profiles across these ranges.\n";
 
+/* s with control characters as \xNN: a source from a file may hold any. */
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			fprintf(f, "\\x%02x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+}
+
+/* -0 (a range's bound computed from 0) prints as 0. */
+static double unsigned_zero(double v)
+{
+	return v == 0 ? 0 : v;
+}
+
 static void print_text(FILE *f, const struct machine *m)
 {
+	int w = 4;
+	char name[64];
+
+	for (int k = 0; k < cost_key_count(m); k++) {
+		cost_key_name(m, k, name, sizeof(name));
+		if ((int)strlen(name) > w)
+			w = (int)strlen(name);
+	}
 	fprintf(f, "costs of %s (cost profile %s): value, plausible range, its source\n", m->name,
 		m->cost_profile[0] ? m->cost_profile : "default");
-	fprintf(f, "%-36s %10s %10s %10s %-4s %s\n", "cost", "value", "min", "max", "unit",
+	fprintf(f, "%-*s %10s %10s %10s %-4s %s\n", w, "cost", "value", "min", "max", "unit",
 		"range from");
 	for (int k = 0; k < cost_key_count(m); k++) {
 		struct cost_range r;
-		char name[64];
 
 		cost_key_name(m, k, name, sizeof(name));
 		cost_key_range(m, k, &r);
-		fprintf(f, "%-36s %10.6g %10.6g %10.6g %-4s %s\n", name, cost_key_value(m, k), r.min,
-			r.max, cost_key_unit(k), r.source);
+		fprintf(f, "%-*s %10.6g %10.6g %10.6g %-4s ", w, name, cost_key_value(m, k),
+			unsigned_zero(r.min), unsigned_zero(r.max), cost_key_unit(k));
+		put_escaped(f, r.source);
+		fputc('\n', f);
 	}
 }
 

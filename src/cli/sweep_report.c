@@ -135,9 +135,22 @@ static int check_robust(const struct json_in *in, json_object *o, const char *pr
 		    (long long)json_object_array_length(v) != nc)
 			return json_in_fail(in, dpre, "expected an array of %lld numbers", nc);
 		for (long long k = 0; k < nc; k++) {
+			json_object *c = json_object_array_get_idx(costs, (size_t)k), *x, *lv, *hv;
+			double lo, hi, d;
+
 			snprintf(path, sizeof(path), "%s[%lld]", dpre, k);
-			if (json_in_figure(in, json_object_array_get_idx(v, (size_t)k), path, false))
+			x = json_object_array_get_idx(v, (size_t)k);
+			if (json_in_figure(in, x, path, false))
 				return -1;
+			/* Checked as figures above. */
+			json_object_object_get_ex(c, "min", &lv);
+			json_object_object_get_ex(c, "max", &hv);
+			lo = json_object_get_double(lv);
+			hi = json_object_get_double(hv);
+			d = json_object_get_double(x);
+			if (d < lo || d > hi)
+				return json_in_fail(in, path, "%g is outside the cost's range %g..%g", d, lo,
+						    hi);
 		}
 	}
 	return 0;
@@ -341,6 +354,18 @@ static int gather(const struct sweep_doc *docs, int n, struct merged *mg, char *
 		}
 		if (check_doc(&in, doc, &mg->plan, &si, &sn))
 			return -1;
+		/* Every shard drew the same costs: the design comes from the plan. */
+		for (int m = 0; d && m < mg->plan.nr_machines; m++)
+			if (!json_object_equal(get(json_object_array_get_idx(ms, (size_t)m), "robust",
+						   json_type_object),
+					       get(json_object_array_get_idx(mg->machines, (size_t)m),
+						   "robust", json_type_object))) {
+				char path[64];
+
+				snprintf(path, sizeof(path), "machines[%d].robust", m);
+				return json_in_fail(&in, path, "differs from %s's (edited?)",
+						    docs[0].name);
+			}
 		if (!d)
 			shards = sn;
 		if (sn != shards) {

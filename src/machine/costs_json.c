@@ -147,6 +147,28 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 	return 0;
 }
 
+/*
+ * A file that gives a cost's value without its range drops the range an
+ * earlier file gave (that range was for the earlier figure), even when the
+ * two figures happen to be equal: costs o gave are ranged by o's file.
+ */
+static void drop_given_ranges(json_object *o, struct machine *m)
+{
+	json_object *cc, *x;
+	char name[64];
+
+	for (int k = 0; k < COST_KEY_IDLE0; k++) {
+		cost_key_name(m, k, name, sizeof(name));
+		if (k < C2C_NR) {
+			if (json_object_object_get_ex(o, "c2c_ns", &cc) &&
+			    json_object_object_get_ex(cc, c2c_class_names[k], &x))
+				m->range[k].set = false;
+		} else if (json_object_object_get_ex(o, name, &x)) {
+			m->range[k].set = false;
+		}
+	}
+}
+
 /* A number field of a range, into *v; a missing one leaves *v. */
 static int range_number(const struct json_in *c, json_object *r, const char *path,
 			const char *key, double *v)
@@ -182,8 +204,18 @@ static int parse_range(const struct json_in *c, json_object *r, const char *path
 	if (!json_object_is_type(r, json_type_object))
 		return jfail(c, path, "expected an object: {\"min\", \"max\", \"source\"} or "
 			     "{\"factor\", \"source\"}");
+	json_object *src;
+
 	if (json_in_known(c, r, prefix, known) ||
-	    json_in_str(c, r, prefix, "source", true, g->source, sizeof(g->source)) ||
+	    json_in_get(c, r, prefix, "source", json_type_string, true, &src))
+		return -1;
+	snprintf(p, sizeof(p), "%s.source", path);
+	/* Whole, or not at all: a cut could split a UTF-8 character. */
+	if (json_object_get_string_len(src) >= (int)sizeof(g->source))
+		return json_in_fail(c, p, "longer than %zu bytes", sizeof(g->source) - 1);
+	if (k >= COST_KEY_IDLE0 && m->idle[k - COST_KEY_IDLE0].polling)
+		return jfail(c, path, "a polling state has no exit latency to vary (always 0)");
+	if (json_in_str(c, r, prefix, "source", true, g->source, sizeof(g->source)) ||
 	    range_number(c, r, path, "min", &lo) || range_number(c, r, path, "max", &hi) ||
 	    range_number(c, r, path, "factor", &f))
 		return -1;
@@ -191,9 +223,9 @@ static int parse_range(const struct json_in *c, json_object *r, const char *path
 		if (!isnan(lo) || !isnan(hi))
 			return jfail(c, path, "give min and max, or a factor, not both");
 		snprintf(p, sizeof(p), "%s.factor", path);
-		if (f < 1)
-			return json_in_fail(c, p, "%g is below 1 (the range is value / factor to "
-					    "value x factor)", f);
+		if (f < 1 || f > 100)
+			return json_in_fail(c, p, "%g is outside 1..100 (the range is value / factor "
+					    "to value x factor, clipped at the cost's limits)", f);
 		lo = v / f;
 		hi = v * f;
 		if (lo < cost_key_min(k))
@@ -303,13 +335,19 @@ int costs_json_idle_and_costs(const struct json_in *c, json_object *root, struct
 {
 	json_object *o;
 
-	if (json_object_object_get_ex(root, "idle_states", &o) && parse_idle_states(c, o, m))
-		return -1;
+	if (json_object_object_get_ex(root, "idle_states", &o)) {
+		if (parse_idle_states(c, o, m))
+			return -1;
+		for (int i = 0; i < WS_MAX_IDLE_STATES; i++)
+			m->range[COST_KEY_IDLE0 + i].set = false;
+		m->idle_replaced = true;
+	}
 	if (json_object_object_get_ex(root, "costs", &o)) {
 		if (!json_object_is_type(o, json_type_object))
 			return jfail(c, "costs", "expected an object");
 		if (parse_costs(c, o, &m->costs))
 			return -1;
+		drop_given_ranges(o, m);
 	}
 	if (json_object_object_get_ex(root, "ranges", &o))
 		return parse_ranges(c, o, m);
@@ -404,7 +442,13 @@ int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, s
 	m->nr_idle_states = 0;
 	if (costs_json_defaults(m, err, errlen))
 		return -1;
-	m->nr_idle_states = 0; /* set again below if the profile lists none */
+	/*
+	 * The machine's states while the profile is read, so that its ranges
+	 * can name them; replaced if the profile lists its own.
+	 */
+	memcpy(m->idle, idle, sizeof(idle));
+	m->nr_idle_states = nr_idle;
+	m->idle_replaced = false;
 	snprintf(bname, sizeof(bname), "costs/%s", spec);
 	if (!strchr(spec, '/') && !strstr(spec, ".json") && (b = preset_blob_find(bname))) {
 		if (costs_json_profile(b->text, b->len, bname, m, err, errlen))
@@ -433,14 +477,9 @@ int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, s
 		if (r)
 			return -1;
 	}
-	if (!m->nr_idle_states) {
-		/* The profile gives none: keep the machine's (from sysfs, say). */
-		memcpy(m->idle, idle, sizeof(idle));
-		m->nr_idle_states = nr_idle;
-	} else {
-		/* The profile's states replace whatever the reader assumed. */
+	/* The profile's states replace whatever the reader assumed. */
+	if (m->idle_replaced)
 		m->assumed[ASSUMED_IDLE][0] = '\0';
-	}
 	snprintf(m->cost_profile, sizeof(m->cost_profile), "%.63s", spec);
 	return 0;
 }

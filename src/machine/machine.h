@@ -131,6 +131,7 @@ struct machine {
 	struct idle_state idle[WS_MAX_IDLE_STATES];
 	struct costs costs;
 	struct cost_range range[COST_KEYS_MAX];	/* by cost key (cost_keys.h) */
+	bool idle_replaced;	/* a cost file listed idle_states (costs_json.c) */
 	u64 l2_bytes;		/* private L2 per core */
 	u64 llc_bytes;		/* one last-level cache */
 	struct cpumask *smt;	/* [nr_cpus]: cpu_smt_mask(), precomputed */

@@ -98,6 +98,10 @@ static void top_text(const struct robust_report *r, const struct robust_row *w, 
 	size_t off = 0;
 
 	buf[0] = '\0';
+	if (r->ndraws < 3) {
+		snprintf(buf, len, "not ranked: 3 draws or more are needed");
+		return;
+	}
 	if (!w->ntop) {
 		snprintf(buf, len, "none: the change did not move with the costs");
 		return;
@@ -121,8 +125,13 @@ void robust_print_text(const struct robust_report *r, const char *const *load,
 	for (int s = 1; s < r->nsides; s++)
 		sw = (int)fmax(sw, (double)strlen(side[s]));
 	fprintf(f, "\nrobustness: the change under %d cost profiles drawn across the costs' "
-		"ranges\n(Latin hypercube, seed %llu, over %d costs: `wakesim costs` lists them)\n",
-		r->ndraws, r->seed, r->ncosts);
+		"ranges\n(Latin hypercube, seed %llu, over %d cost%s: `wakesim costs` lists them)",
+		r->ndraws, r->seed, r->ncosts, r->ncosts == 1 ? "" : "s");
+	/* A rho of independent draws has a standard deviation near 1 / sqrt(N - 1). */
+	if (r->ndraws >= 3)
+		fprintf(f, ";\n|rho| below %.2f (2 / sqrt(draws)) is within what noise alone gives",
+			2 / sqrt(r->ndraws));
+	fputc('\n', f);
 	fprintf(f, "%-*s %-*s %9s %9s %9s %12s  %s\n", lw, "load", sw, "side", "nominal", "min",
 		"max", "same sign", "follows most (Spearman's rho)");
 	for (int l = 0; l < r->nloads; l++)
