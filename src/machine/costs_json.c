@@ -317,9 +317,11 @@ static int parse_ranges(const struct json_in *c, json_object *o, struct machine 
 			}
 			continue;
 		}
-		k = cost_key_find(m, key);
+		/* Nested as "costs" is: "c2c_ns.llc" as one key is not one. */
+		k = strchr(key, '.') ? -1 : cost_key_find(m, key);
 		if (k < 0)
-			return jfail(c, path, "not a cost with a range (`wakesim costs` lists them)");
+			return jfail(c, path, "not a cost with a range (`wakesim costs` lists them; "
+				     "c2c_ns and idle_states nest)");
 		if (parse_range(c, val, path, m, k))
 			return -1;
 	}
