@@ -453,10 +453,10 @@ static int robust_block(const struct merged *mg, int m, int w, const struct cmp_
 {
 	const struct sweep_plan *p = &mg->plan;
 	int nd = p->robust, np = t->nsides, nl = t->nloads, runs = t->runs, ncell = nl * np;
-	json_object *r = get(get(json_object_array_get_idx(mg->machines, (size_t)m), "robust",
-				 json_type_object), "costs", json_type_array);
-	json_object *dc = get(get(json_object_array_get_idx(mg->machines, (size_t)m), "robust",
-				  json_type_object), "draw_costs", json_type_array);
+	json_object *rb = get(json_object_array_get_idx(mg->machines, (size_t)m), "robust",
+			      json_type_object);
+	json_object *r = get(rb, "costs", json_type_array), *dc = get(rb, "draw_costs",
+								      json_type_array);
 	int nc = (int)json_object_array_length(r);
 
 	b->vals = calloc((size_t)nd * (size_t)ncell * (size_t)runs, sizeof(*b->vals));

@@ -11,11 +11,6 @@
 const char *const c2c_class_names[C2C_NR + 1] = { "local", "smt", "cluster", "llc", "node",
 						  "package", "remote", NULL };
 
-/* The limits cost files are read with (costs_json.c). */
-#define NS_MAX 100000000.0
-#define C2C_MAX 100000.0
-#define EXIT_US_MAX 100000.0
-
 int cost_key_count(const struct machine *m)
 {
 	return COST_KEY_IDLE0 + m->nr_idle_states;
@@ -77,14 +72,14 @@ double cost_key_value(const struct machine *m, int k)
 double cost_key_max(int k)
 {
 	if (k < C2C_NR)
-		return C2C_MAX;
+		return (double)COST_C2C_MAX;
 	if (k < COST_KEY_SMT_SPEED)
-		return NS_MAX;
+		return (double)COST_NS_MAX;
 	if (k == COST_KEY_SMT_SPEED)
-		return 100;
+		return (double)COST_SMT_SPEED_MAX;
 	if (k == COST_KEY_COLD_MLP)
-		return 64;
-	return EXIT_US_MAX;
+		return (double)COST_COLD_MLP_MAX;
+	return (double)COST_EXIT_US_MAX;
 }
 
 double cost_key_min(int k)
@@ -123,16 +118,12 @@ void cost_key_range(const struct machine *m, int k, struct cost_range *out)
 {
 	const struct cost_range *r = &m->range[k];
 	double v = cost_key_value(m, k);
-	bool holds = r->set && r->at == v;
 
-	if (holds && k >= COST_KEY_IDLE0)
-		holds = !strcmp(r->state, m->idle[k - COST_KEY_IDLE0].name);
-	if (holds) {
+	if (r->set) {
 		*out = *r;
 		return;
 	}
 	memset(out, 0, sizeof(*out));
-	out->at = v;
 	out->min = v / 2;
 	out->max = v * 2;
 	/* Whole units: a value of 1 (an L1 hit, one miss in flight) stays. */

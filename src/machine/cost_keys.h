@@ -14,6 +14,13 @@
 /* c2c_ns's keys by enum c2c_class, NULL-terminated ("local", "smt", ...). */
 extern const char *const c2c_class_names[C2C_NR + 1];
 
+/* The largest value a cost file may give (costs_json.c reads with them). */
+#define COST_NS_MAX 100000000ULL	/* every *_ns cost */
+#define COST_C2C_MAX 100000ULL		/* a c2c_ns transfer */
+#define COST_EXIT_US_MAX 100000ULL	/* an idle state's exit latency, us */
+#define COST_SMT_SPEED_MAX 100ULL	/* smt_speed_pct, from 1 */
+#define COST_COLD_MLP_MAX 64ULL		/* cold_mlp, from 1 */
+
 /* Keys before the idle states' (fixed for every machine). */
 #define COST_KEY_SMT_SPEED (C2C_NR + COST_NS_NR)
 #define COST_KEY_COLD_MLP (COST_KEY_SMT_SPEED + 1)
@@ -42,10 +49,9 @@ double cost_key_min(int k);
 void cost_key_set(struct machine *m, int k, double v);
 
 /*
- * Key k's range as it applies now: the one a cost file gave, if the cost
- * still has the value it was given for, else the default (the value halved
- * to doubled, within the field's limits, source saying so). out->set tells
- * which.
+ * Key k's range: the one the cost file that gave the cost's value gave
+ * with it, else the default (the value halved to doubled, within the
+ * field's limits, source saying so). out->set tells which.
  */
 void cost_key_range(const struct machine *m, int k, struct cost_range *out);
 

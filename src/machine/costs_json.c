@@ -45,7 +45,7 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 			return jfail(c, ipath, "expected an object");
 		if (json_in_known(c, s, prefix, known) ||
 		    json_in_str(c, s, prefix, "name", true, st->name, sizeof(st->name)) ||
-		    json_in_u64(c, s, prefix, "exit_latency_us", true, 0, 100000, &lat) ||
+		    json_in_u64(c, s, prefix, "exit_latency_us", true, 0, COST_EXIT_US_MAX, &lat) ||
 		    json_in_u64(c, s, prefix, "target_residency_us", true, 0, 1000000, &res))
 			return -1;
 		st->exit_latency_ns = lat * 1000;
@@ -112,7 +112,6 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 		"udp_send_ns", "udp_recv_ns", "smt_speed_pct", "cold_mlp",
 		"jitter_pct_x10", NULL };
 	const char *p = "costs.";
-	const u64 max_ns = 100000000;
 	u64 v;
 	json_object *cc;
 
@@ -124,20 +123,20 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 		if (json_in_known(c, cc, "costs.c2c_ns.", c2c_class_names))
 			return -1;
 		for (int i = 0; i < C2C_NR; i++)
-			if (json_in_u64(c, cc, "costs.c2c_ns.", c2c_class_names[i], false, 0, 100000,
+			if (json_in_u64(c, cc, "costs.c2c_ns.", c2c_class_names[i], false, 0, COST_C2C_MAX,
 				    &k->c2c_ns[i]))
 				return -1;
 	}
 	for (int i = 0; i < nr_cost_ns_fields; i++)
-		if (json_in_u64(c, o, p, cost_ns_fields[i].name, false, 0, max_ns,
+		if (json_in_u64(c, o, p, cost_ns_fields[i].name, false, 0, COST_NS_MAX,
 			    (u64 *)((char *)k + cost_ns_fields[i].off)))
 			return -1;
 	v = k->smt_speed_pct;
-	if (json_in_u64(c, o, p, "smt_speed_pct", false, 1, 100, &v))
+	if (json_in_u64(c, o, p, "smt_speed_pct", false, 1, COST_SMT_SPEED_MAX, &v))
 		return -1;
 	k->smt_speed_pct = (unsigned)v;
 	v = k->cold_mlp;
-	if (json_in_u64(c, o, p, "cold_mlp", false, 1, 64, &v))
+	if (json_in_u64(c, o, p, "cold_mlp", false, 1, COST_COLD_MLP_MAX, &v))
 		return -1;
 	k->cold_mlp = (unsigned)v;
 	v = k->jitter_pct_x10;
@@ -252,9 +251,6 @@ static int parse_range(const struct json_in *c, json_object *r, const char *path
 	g->set = true;
 	g->min = lo;
 	g->max = hi;
-	g->at = v;
-	if (k >= COST_KEY_IDLE0)
-		memcpy(g->state, m->idle[k - COST_KEY_IDLE0].name, sizeof(g->state));
 	return 0;
 }
 

@@ -102,16 +102,14 @@ const u64 *costs_field_ns(const struct costs *k, const char *name);
 
 /*
  * The plausible interval of one cost (machine/cost_keys.h names them), as
- * a machine file or cost profile gives it under "ranges". It holds only
- * while the cost keeps the value it was given for (at, and for an idle
- * state its name): a later profile that sets the value anew without a
- * range leaves the cost with the default range of docs/costs.md.
+ * a machine file or cost profile gives it under "ranges". It belongs to
+ * the file that gave it: a later file that gives the cost's value (or
+ * lists idle_states) unsets it (costs_json.c), and the cost has the
+ * default range of docs/costs.md.
  */
 struct cost_range {
 	bool set;
 	double min, max;	/* in the cost's own unit (ns, us, %) */
-	double at;		/* the value the range was given for */
-	char state[16];		/* an idle state's name, for its keys */
 	char source[200];
 };
 #define COST_KEYS_MAX (C2C_NR + COST_NS_NR + 2 + WS_MAX_IDLE_STATES)
