@@ -86,6 +86,14 @@ static void test_bad_input(void **state)
 		/* ...and with the line of the first CPU it names (CPU 0, on line 4). */
 		{ "# CPU,Core,Socket,Node\n2,2,1,0\n3,3,1,1\n0,0,0,0\n1,1,0,1\n",
 		  "l.txt:4: packages and NUMA nodes do not nest: CPUs 0 and 1" },
+		/*
+		 * The first pairs, by hand: package 0 is CPUs 0 and 2, both on
+		 * node 0 (CPU 0 has no partner); package 1 is CPUs 1 and 3, on
+		 * nodes 0 and 1; node 0 holds CPU 0 (package 0) and CPU 1 (1).
+		 */
+		{ "# CPU,Core,Socket,Node\n0,0,0,0\n1,1,1,0\n2,2,0,0\n3,3,1,1\n",
+		  "packages and NUMA nodes do not nest: CPUs 1 and 3 share a package but not a "
+		  "node, CPUs 0 and 1 a node but not a package" },
 	};
 
 	for (size_t i = 0; i < sizeof(lscpu_bad) / sizeof(lscpu_bad[0]); i++) {

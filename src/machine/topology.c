@@ -49,44 +49,86 @@ static const char *level_name(enum topo_level level)
 	return names[level];
 }
 
-/* Renumber one field densely by first appearance; returns the count. */
+/*
+ * Renumber one field densely by first appearance; returns the count. Raw
+ * keys (sysfs ids, any int) are looked up in an open-addressed table, so
+ * an 8192-CPU machine costs a pass, not CPUs x groups; ids follow the
+ * CPUs' order, never the table's.
+ */
+#define RENUM_SLOTS (2 * WS_MAX_CPUS)
+
 static int renumber(struct topology *t, enum topo_level level)
 {
-	static int raw[WS_MAX_CPUS];
+	static int key[RENUM_SLOTS], val[RENUM_SLOTS];
+	static bool used[RENUM_SLOTS];
 	int nr = 0;
 
+	memset(used, 0, sizeof(used));
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
 		int *f = field_ptr(&t->cpu[cpu], level);
-		int id = -1;
+		unsigned h = ((unsigned)*f * 2654435761u) % RENUM_SLOTS;
 
-		for (int i = 0; i < nr; i++)
-			if (raw[i] == *f) {
-				id = i;
-				break;
-			}
-		if (id < 0) {
-			raw[nr] = *f;
-			id = nr++;
+		while (used[h] && key[h] != *f)
+			h = (h + 1) % RENUM_SLOTS;
+		if (!used[h]) {
+			used[h] = true;
+			key[h] = *f;
+			val[h] = nr++;
 		}
-		*f = id;
+		*f = val[h];
 	}
 	return nr;
+}
+
+/*
+ * The first CPUs a < b (in that order: smallest a, then smallest b) that
+ * share the dense id `same` but differ in `diff`, as a * WS_MAX_CPUS + b,
+ * or -1. One pass finds, per group of `same`, its last CPU and the last
+ * CPU whose `diff` differs from that one's; a CPU has a partner after it
+ * exactly when one of those lies after it, and only that CPU's partners
+ * are then scanned.
+ */
+static int first_pair(const struct topology *t, enum topo_level same, enum topo_level diff)
+{
+	static int last[WS_MAX_CPUS], last_other[WS_MAX_CPUS];
+	int n = t->nr_cpus;
+
+	for (int i = 0; i < n; i++)
+		last[field_of(&t->cpu[i], same)] = -1;
+	for (int i = 0; i < n; i++)
+		last[field_of(&t->cpu[i], same)] = i;
+	for (int i = 0; i < n; i++)
+		last_other[field_of(&t->cpu[i], same)] = -1;
+	for (int i = 0; i < n; i++) {
+		int g = field_of(&t->cpu[i], same);
+
+		if (field_of(&t->cpu[i], diff) != field_of(&t->cpu[last[g]], diff))
+			last_other[g] = i;
+	}
+	for (int a = 0; a < n; a++) {
+		int g = field_of(&t->cpu[a], same), d = field_of(&t->cpu[a], diff);
+		int reach = d != field_of(&t->cpu[last[g]], diff) ? last[g] : last_other[g];
+
+		if (reach <= a)
+			continue;
+		for (int b = a + 1; b < n; b++)
+			if (field_of(&t->cpu[b], same) == g && field_of(&t->cpu[b], diff) != d)
+				return a * WS_MAX_CPUS + b;
+	}
+	return -1;
 }
 
 /* Every CPU sharing `inner` with another must also share `outer` with it. */
 static int check_nested(const struct topology *t, enum topo_level inner,
 			enum topo_level outer, char *err, size_t errlen)
 {
-	for (int a = 0; a < t->nr_cpus; a++)
-		for (int b = a + 1; b < t->nr_cpus; b++)
-			if (field_of(&t->cpu[a], inner) == field_of(&t->cpu[b], inner) &&
-			    field_of(&t->cpu[a], outer) != field_of(&t->cpu[b], outer)) {
-				snprintf(err, errlen,
-					 "CPUs %d and %d share a %s but not a %s",
-					 a, b, level_name(inner), level_name(outer));
-				return -1;
-			}
-	return 0;
+	int ab = first_pair(t, inner, outer);
+
+	if (ab < 0)
+		return 0;
+	snprintf(err, errlen, "CPUs %d and %d share a %s but not a %s", ab / WS_MAX_CPUS,
+		 ab % WS_MAX_CPUS, level_name(inner), level_name(outer));
+	return -1;
 }
 
 int topology_finalize(struct topology *t, char *err, size_t errlen)
@@ -146,17 +188,9 @@ int topology_finalize(struct topology *t, char *err, size_t errlen)
 	 * node for all) are machines; a package split over nodes that also
 	 * hold other packages' CPUs is not, and its domains would cross.
 	 */
-	int split_pkg = -1, mixed_node = -1;
+	int split_pkg = first_pair(t, TOPO_PACKAGE, TOPO_NODE);
+	int mixed_node = first_pair(t, TOPO_NODE, TOPO_PACKAGE);
 
-	for (int a = 0; a < t->nr_cpus; a++)
-		for (int b = a + 1; b < t->nr_cpus; b++) {
-			const struct cpu_topo *x = &t->cpu[a], *y = &t->cpu[b];
-
-			if (x->package == y->package && x->node != y->node && split_pkg < 0)
-				split_pkg = a * WS_MAX_CPUS + b;
-			if (x->node == y->node && x->package != y->package && mixed_node < 0)
-				mixed_node = a * WS_MAX_CPUS + b;
-		}
 	if (split_pkg >= 0 && mixed_node >= 0) {
 		snprintf(err, errlen, "packages and NUMA nodes do not nest: CPUs %d and %d share a "
 			 "package but not a node, CPUs %d and %d a node but not a package",
