@@ -359,100 +359,6 @@ static void test_recorded_pipes(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "%s replay " TRACES "hackbench-p-T.perf.txt --comm "
 			       "'hackbench*' --machine " TU_HOST, tu_wakesim()), 0);
 	assert_non_null(strstr(out, want));
-	/*
-	 * hackbench -p -T -l 1000 recorded pinned to vCPU 0 (taskset -c 0),
-	 * replayed held to CPU 0: 20 senders fill 20 receivers' pipes, and a
-	 * receiver's sleep waits for the write that ended it in the recording.
-	 * The recorded switches, wake-ups and elapsed time within 10%; with
-	 * any wake-up ending any sleep (the replay before), the switches came
-	 * out 11% short.
-	 */
-	char dir[] = "/tmp/wakesim-hbp-XXXXXX";
-
-	assert_non_null(mkdtemp(dir));
-	assert_int_equal(tu_sh(out, sizeof(out), "xz -dc " TRACES "hackbench-p-T-pinned.perf.txt.xz > "
-			       "%s/hbp.txt && %s replay %s/hbp.txt --comm 'hackbench*' --cpus 0 "
-			       "--machine " TU_HOST, dir, tu_wakesim(), dir), 0);
-	char junk[256];
-
-	tu_sh(junk, sizeof(junk), "rm -rf %s", dir);
-	assert_true(fabs(delta_of(out, "context switches")) <= 10);
-	assert_true(fabs(delta_of(out, "wake-ups  ")) <= 10);
-	assert_true(fabs(delta_of(out, "elapsed (ms)")) <= 10);
-}
-
-/*
- * twowakers.ftrace.txt, by hand: R sleeps at 10 and 50; S's wake-up at 40
- * ends the first sleep, T's at 70 the second. R's BLOCKs are its 0th and
- * 1st; S's WAKE ends R's 0th, T's its 1st. Replayed, a wake-up that comes
- * early for the second sleep does not let R through the first: R passes a
- * BLOCK only with the WAKE that ended it in the recording.
- */
-static void test_block_pairs(void **state)
-{
-	struct sched_trace tr;
-	struct replay_plan p;
-	char err[256];
-
-	(void)state;
-	read_ok(TRACES "twowakers.ftrace.txt", &tr);
-	assert_int_equal(replay_derive(&tr, NULL, &p, err, sizeof(err)), 0);
-	assert_int_equal(p.nr_task, 3);
-	const struct rtask *r = &p.task[0], *t = &p.task[1], *s = &p.task[2];
-
-	assert_int_equal(r->pid, 10);
-	assert_int_equal(t->pid, 30);
-	assert_int_equal(s->pid, 20);
-	const struct want_op rw[] = {
-		{ ROP_RUN, -1, 10 }, { ROP_BLOCK, -1, 0 }, { ROP_RUN, -1, 10 }, { ROP_BLOCK, -1, 0 },
-		{ ROP_RUN, -1, 10 }, { ROP_EXIT, -1, 0 },
-	};
-	const struct want_op tw[] = {
-		{ ROP_SLEEP, -1, 20 }, { ROP_RUN, -1, 50 }, { ROP_WAKE, 0, 0 }, { ROP_RUN, -1, 1 },
-		{ ROP_EXIT, -1, 0 },
-	};
-	const struct want_op sw[] = {
-		{ ROP_SLEEP, -1, 30 }, { ROP_RUN, -1, 10 }, { ROP_WAKE, 0, 0 }, { ROP_RUN, -1, 1 },
-		{ ROP_EXIT, -1, 0 },
-	};
-
-	expect_ops(r, rw, 6);
-	expect_ops(t, tw, 5);
-	expect_ops(s, sw, 5);
-	assert_true(r->strict);
-	assert_int_equal(r->nr_block, 2);
-	assert_int_equal(r->op[1].seq, 0);
-	assert_int_equal(r->op[3].seq, 1);
-	assert_int_equal(s->op[2].seq, 0);
-	assert_int_equal(t->op[2].seq, 1);
-	assert_int_equal(p.anomalies, 0);
-
-	/* T's wake-up first: R may pass its second BLOCK, not its first. */
-	struct wake_box b;
-
-	assert_int_equal(wake_box_init(&b, r), 0);
-	wake_box_put(&b, r, &t->op[2]);
-	assert_false(wake_box_ready(&b, r, &r->op[1]));
-	assert_true(wake_box_ready(&b, r, &r->op[3]));
-	wake_box_put(&b, r, &s->op[2]);
-	assert_true(wake_box_ready(&b, r, &r->op[1]));
-	wake_box_take(&b, r, &r->op[1]);
-	assert_false(wake_box_ready(&b, r, &r->op[1]));
-	assert_true(wake_box_ready(&b, r, &r->op[3]));
-	wake_box_take(&b, r, &r->op[3]);
-	assert_int_equal(b.tokens, 0);
-	wake_box_free(&b);
-	/* Counts that do not pair (not strict): any wake-up ends any sleep. */
-	struct rtask loose = *r;
-
-	loose.strict = false;
-	assert_int_equal(wake_box_init(&b, &loose), 0);
-	assert_null(b.got);
-	wake_box_put(&b, &loose, &t->op[2]);
-	assert_true(wake_box_ready(&b, &loose, &loose.op[1]));
-	wake_box_free(&b);
-	replay_plan_free(&p);
-	sched_trace_free(&tr);
 }
 
 /* A value of "NAME   VALUE" in run's metric block. */
@@ -703,8 +609,8 @@ static void test_trial_findings(void **state)
  */
 static void test_plan_complete(void **state)
 {
-	struct rop a[] = { { ROP_BLOCK, -1, 0, 0 }, { ROP_WAKE, 1, 0, 0 }, { ROP_EXIT, -1, 0, 0 } };
-	struct rop b[] = { { ROP_BLOCK, -1, 0, 0 }, { ROP_WAKE, 0, 0, 0 }, { ROP_EXIT, -1, 0, 0 } };
+	struct rop a[] = { { ROP_BLOCK, -1, 0 }, { ROP_WAKE, 1, 0 }, { ROP_EXIT, -1, 0 } };
+	struct rop b[] = { { ROP_BLOCK, -1, 0 }, { ROP_WAKE, 0, 0 }, { ROP_EXIT, -1, 0 } };
 	struct rtask t[2] = {
 		{ .pid = 1, .external_start = true, .op = a, .nr_op = 3 },
 		{ .pid = 2, .external_start = true, .op = b, .nr_op = 3 },
@@ -775,7 +681,6 @@ int main(void)
 		cmocka_unit_test(test_bad_traces),
 		cmocka_unit_test(test_trial_findings),
 		cmocka_unit_test(test_plan_complete),
-		cmocka_unit_test(test_block_pairs),
 		cmocka_unit_test(test_cli_errors),
 	};
 

@@ -58,7 +58,6 @@ struct dctx {
 	const struct sched_trace *tr;
 	struct replay_plan *plan;
 	struct dstate *ds;
-	int32_t wake_stamp;	/* WAKEs emitted so far: their order in the trace */
 	int *cpu_curr;		/* per CPU: the pid switched in last, -1 unknown */
 	uint64_t *cpu_since;	/* ...and when */
 	bool oom;
@@ -124,9 +123,6 @@ static int emit(struct dctx *c, struct dstate *d, int kind, int task, uint64_t n
 		t->cap_op = cap;
 	}
 	t->op[t->nr_op] = (struct rop){ .kind = (uint8_t)kind, .task = task, .ns = ns };
-	/* Until number_blocks(), a WAKE's seq is its place in the trace. */
-	if (kind == ROP_WAKE)
-		t->op[t->nr_op].seq = c->wake_stamp++;
 	return t->nr_op++;
 }
 
@@ -551,104 +547,6 @@ static void finish(struct dctx *c)
 	p->rec_elapsed_ns = last - p->start_ns;
 }
 
-int wake_box_init(struct wake_box *b, const struct rtask *t)
-{
-	b->tokens = 0;
-	b->got = NULL;
-	if (t->strict && t->nr_block) {
-		b->got = calloc((size_t)t->nr_block, 1);
-		if (!b->got)
-			return -1;
-	}
-	return 0;
-}
-
-void wake_box_free(struct wake_box *b)
-{
-	free(b->got);
-	b->got = NULL;
-}
-
-void wake_box_put(struct wake_box *b, const struct rtask *t, const struct rop *wake)
-{
-	b->tokens++;
-	if (t->strict && b->got && wake->seq >= 0 && wake->seq < t->nr_block)
-		b->got[wake->seq] = 1;
-}
-
-bool wake_box_ready(const struct wake_box *b, const struct rtask *t, const struct rop *block)
-{
-	if (t->strict && b->got && block->seq >= 0 && block->seq < t->nr_block)
-		return b->got[block->seq];
-	return b->tokens > 0;
-}
-
-void wake_box_take(struct wake_box *b, const struct rtask *t, const struct rop *block)
-{
-	b->tokens--;
-	if (t->strict && b->got && block->seq >= 0 && block->seq < t->nr_block)
-		b->got[block->seq] = 0;
-}
-
-struct wake_ref {
-	int32_t stamp;
-	struct rop *op;
-};
-
-static int by_stamp(const void *a, const void *b)
-{
-	const struct wake_ref *x = a, *y = b;
-
-	return (x->stamp > y->stamp) - (x->stamp < y->stamp);
-}
-
-/*
- * Pair each BLOCK with the WAKE that ended it: a task's BLOCKs in program
- * order, and the WAKEs of it in trace order (one pass in time order
- * emitted them so), are the same sleeps one for one. A task whose counts
- * differ (a hand-edited plan) keeps tokens. Returns -1 when out of memory.
- */
-static int number_blocks(struct replay_plan *p)
-{
-	size_t nw = 0, k = 0;
-	int *cnt = calloc((size_t)p->nr_task + 1, sizeof(*cnt));
-
-	if (!cnt)
-		return -1;
-	for (int i = 0; i < p->nr_task; i++) {
-		struct rtask *t = &p->task[i];
-
-		t->nr_block = 0;
-		for (int j = 0; j < t->nr_op; j++) {
-			if (t->op[j].kind == ROP_BLOCK)
-				t->op[j].seq = t->nr_block++;
-			else if (t->op[j].kind == ROP_WAKE && t->op[j].task >= 0)
-				nw++;
-		}
-	}
-	struct wake_ref *w = malloc((nw + 1) * sizeof(*w));
-
-	if (!w) {
-		free(cnt);
-		return -1;
-	}
-	for (int i = 0; i < p->nr_task; i++)
-		for (int j = 0; j < p->task[i].nr_op; j++) {
-			struct rop *o = &p->task[i].op[j];
-
-			if (o->kind == ROP_WAKE && o->task >= 0)
-				w[k++] = (struct wake_ref){ o->seq, o };
-		}
-	qsort(w, nw, sizeof(*w), by_stamp);
-	for (k = 0; k < nw; k++)
-		w[k].op->seq = cnt[w[k].op->task]++;
-	for (int i = 0; i < p->nr_task; i++)
-		p->task[i].strict = cnt[i] == p->task[i].nr_block;
-	free(w);
-	free(cnt);
-	return 0;
-}
-
 /*
  * Whatever the trace held, the replay must end. Run the programs with
  * tokens and no time (a BLOCK passes with a token, WAKE gives one, FORK
@@ -660,18 +558,18 @@ static int number_blocks(struct replay_plan *p)
  */
 int replay_plan_complete(struct replay_plan *p)
 {
-	int n = p->nr_task, rc = -1;
-	int *pc = calloc((size_t)n + 1, sizeof(*pc));
-	struct wake_box *box = calloc((size_t)n + 1, sizeof(*box));
+	int n = p->nr_task;
+	int *pc = calloc((size_t)n + 1, sizeof(*pc)), *tok = calloc((size_t)n + 1, sizeof(*tok));
 	bool *on = calloc((size_t)n + 1, sizeof(*on));
 
-	if (!pc || !box || !on)
-		goto out;
-	for (int i = 0; i < n; i++) {
-		if (wake_box_init(&box[i], &p->task[i]))
-			goto out;
-		on[i] = p->task[i].external_start;
+	if (!pc || !tok || !on) {
+		free(pc);
+		free(tok);
+		free(on);
+		return -1;
 	}
+	for (int i = 0; i < n; i++)
+		on[i] = p->task[i].external_start;
 	for (;;) {
 		bool moved = true;
 
@@ -684,11 +582,11 @@ int replay_plan_complete(struct replay_plan *p)
 					const struct rop *o = &t->op[pc[i]];
 
 					if (o->kind == ROP_BLOCK) {
-						if (!wake_box_ready(&box[i], t, o))
+						if (!tok[i])
 							break;
-						wake_box_take(&box[i], t, o);
+						tok[i]--;
 					} else if (o->kind == ROP_WAKE && o->task >= 0) {
-						wake_box_put(&box[o->task], &p->task[o->task], o);
+						tok[o->task]++;
 					} else if (o->kind == ROP_FORK && !on[o->task]) {
 						on[o->task] = true;
 					} else if (o->kind == ROP_EXIT) {
@@ -715,18 +613,12 @@ int replay_plan_complete(struct replay_plan *p)
 		} else {
 			p->task[stuck].op[pc[stuck]].kind = ROP_SLEEP;
 			p->task[stuck].op[pc[stuck]].ns = 0;
-			/* Its BLOCKs and their WAKEs no longer pair one for one. */
-			p->task[stuck].strict = false;
 		}
 	}
-	rc = 0;
-out:
-	for (int i = 0; box && i < n; i++)
-		wake_box_free(&box[i]);
 	free(pc);
-	free(box);
+	free(tok);
 	free(on);
-	return rc;
+	return 0;
 }
 
 int replay_derive(const struct sched_trace *tr, const struct replay_select *sel,
@@ -768,8 +660,6 @@ int replay_derive(const struct sched_trace *tr, const struct replay_select *sel,
 		step(&c, &tr->ev[i]);
 	if (!c.oom)
 		finish(&c);
-	if (!c.oom && number_blocks(plan))
-		c.oom = true;
 	if (!c.oom && replay_plan_complete(plan))
 		c.oom = true;
 	free(c.ds);

@@ -18,10 +18,8 @@
  * it would run on unsynchronised wherever the replay places the wakee.
  *   EXIT        it exited (switch-out in X or Z), or the trace ended
  * So "who woke it, after which burst of whom" is the WAKE's place in the
- * waker's program. Replayed, a BLOCK waits for the WAKE that ended it in
- * the recording, and passes if that WAKE came first (the data was there
- * before the reader looked), so the order can change with the machine;
- * a SLEEP lasts its recorded time.
+ * waker's program. Replayed, a BLOCK waits for its WAKE (a token, so the
+ * order can change with the machine), a SLEEP lasts its recorded time.
  *
  * The trace's own figures for the same tasks (context switches, wake-ups,
  * run delay, CPU time, elapsed) are kept to set the replay against.
@@ -38,12 +36,6 @@ struct rop {
 	uint8_t kind;		/* enum rop_kind */
 	int32_t task;		/* WAKE, FORK: index in replay_plan.task */
 	uint64_t ns;		/* RUN: CPU ns; SLEEP: ns asleep */
-	/*
-	 * BLOCK: its place among its task's BLOCKs (0, 1, ...); WAKE: the
-	 * place of the BLOCK of task it ended in the recording. Meaningful
-	 * where the woken task's rtask.strict says so.
-	 */
-	int32_t seq;
 };
 
 struct rtask {
@@ -53,14 +45,6 @@ struct rtask {
 	 * alive when the trace began, or forked by a task not replayed. */
 	bool external_start;
 	uint64_t start_ns;
-	/*
-	 * Its BLOCKs wait each for the WAKE that ended it in the recording
-	 * (rop.seq), not for any WAKE: a wake-up that came early for a later
-	 * sleep does not let an earlier one pass. Set when every BLOCK has
-	 * exactly one WAKE; else a BLOCK takes any WAKE received (a token).
-	 */
-	bool strict;
-	int nr_block;
 	struct rop *op;
 	int nr_op, cap_op;
 };
@@ -108,24 +92,6 @@ void replay_plan_free(struct replay_plan *plan);
  * -1 when out of memory.
  */
 int replay_plan_complete(struct replay_plan *plan);
-
-/*
- * The WAKEs a replayed task has received and not yet used, for its
- * BLOCKs: by seq when its rtask is strict, else as a count (tokens).
- */
-struct wake_box {
-	int tokens;		/* received less used, either way */
-	uint8_t *got;		/* strict: [nr_block], 1 = its WAKE came */
-};
-
-/* A box for t's program. Returns 0, or -1 when out of memory. */
-int wake_box_init(struct wake_box *b, const struct rtask *t);
-void wake_box_free(struct wake_box *b);
-/* wake, a WAKE of t, arrives. */
-void wake_box_put(struct wake_box *b, const struct rtask *t, const struct rop *wake);
-/* Whether t's BLOCK block can pass now; wake_box_take() then uses its WAKE. */
-bool wake_box_ready(const struct wake_box *b, const struct rtask *t, const struct rop *block);
-void wake_box_take(struct wake_box *b, const struct rtask *t, const struct rop *block);
 
 
 #endif

@@ -6,9 +6,8 @@
  * there; a task alive when the trace began, or forked by a task left out,
  * is started by the replay at its recorded time (fork placement). RUN is
  * user work of its recorded length, WAKE a try_to_wake_up() (with
- * --wake-flags), BLOCK waits for the WAKE that ended it in the recording
- * (if that WAKE came first, BLOCK passes: trace/derive.h), SLEEP a timer
- * of its recorded length.
+ * --wake-flags), BLOCK waits for its waker's WAKE (a token: if the WAKE
+ * came first, BLOCK passes), SLEEP a timer of its recorded length.
  * Everything else — where tasks run, how long they wait, what the
  * wake-ups and switches cost — is the simulation's.
  */
@@ -28,7 +27,7 @@ struct rp_task {
 	struct replay *rp;
 	int idx;
 	int pc;			/* next operation */
-	struct wake_box box;	/* WAKEs received, not yet used by a BLOCK */
+	int tokens;		/* WAKEs received, not yet consumed by a BLOCK */
 	bool waiting;		/* blocked in a BLOCK */
 	bool exited;
 	bool woken;		/* a wake-up at woken_at, not yet running */
@@ -129,10 +128,8 @@ static void rp_step(struct sim *sim, struct task_struct *p, struct step *out)
 			rp->ops_done++;
 			if (o->task < 0)
 				continue;	/* a wake-up of a task that was not asleep */
-			const struct rtask *wt = &rp->plan.task[o->task];
-
-			wake_box_put(&w->box, wt, o);
-			if (w->waiting && wake_box_ready(&w->box, wt, &wt->op[w->pc])) {
+			w->tokens++;
+			if (w->waiting) {
 				w->waiting = false;
 				w->woken = true;
 				w->woken_at = sim->now;
@@ -146,8 +143,8 @@ static void rp_step(struct sim *sim, struct task_struct *p, struct step *out)
 			spawn(sim, rp, o->task, p);
 			continue;
 		case ROP_BLOCK:
-			if (wake_box_ready(&t->box, rt, o)) {
-				wake_box_take(&t->box, rt, o);
+			if (t->tokens) {
+				t->tokens--;
 				t->pc++;
 				rp->ops_done++;
 				continue;
@@ -198,19 +195,13 @@ static int rp_start(struct sim *sim, struct workload *wl, char *err, size_t errl
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (int i = 0; i < rp->plan.nr_task; i++) {
-		rp->t[i] = (struct rp_task){ .rp = rp, .idx = i };
-		if (wake_box_init(&rp->t[i].box, &rp->plan.task[i])) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-	}
 	rp->mm_id = sim_new_mm(sim);
 	rp->start_ns = sim->now;
 	for (int i = 0; i < rp->plan.nr_task; i++) {
 		struct rp_task *t = &rp->t[i];
 		const struct rtask *rt = &rp->plan.task[i];
 
+		*t = (struct rp_task){ .rp = rp, .idx = i };
 		rp->ops_total += (u64)rt->nr_op;
 		if (!rt->external_start)
 			continue;
@@ -330,9 +321,9 @@ static int rp_check(struct workload *wl, char *why, size_t len)
 			return -1;
 		}
 		/* Every WAKE meets its BLOCK: none is left over. */
-		if (t->box.tokens) {
+		if (t->tokens) {
 			snprintf(why, len, "replayed task %s got %d wake-ups it never waited for",
-				 rp->plan.task[i].comm, t->box.tokens);
+				 rp->plan.task[i].comm, t->tokens);
 			return -1;
 		}
 	}
@@ -352,8 +343,6 @@ static void rp_free(struct workload *wl)
 	struct replay *rp = wl->priv;
 
 	if (rp) {
-		for (int i = 0; rp->t && i < rp->plan.nr_task; i++)
-			wake_box_free(&rp->t[i].box);
 		replay_plan_free(&rp->plan);
 		free(rp->t);
 		free(rp);
