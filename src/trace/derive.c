@@ -383,6 +383,11 @@ static void on_fork(struct dctx *c, const struct sched_event *e)
 {
 	struct dstate *p = st(c, e->a), *ch = st(c, e->b);
 
+	/* A task forking itself (a corrupt line) would start twice: left out. */
+	if (p && p == ch) {
+		c->plan->anomalies += ch->selected;
+		return;
+	}
 	if (!ch || !ch->selected || ch->state != DS_UNKNOWN) {
 		if (ch && ch->selected)
 			c->plan->anomalies++;

@@ -133,7 +133,7 @@ static int get_int(struct ctx *c, const char *f, const char *key, long min, long
 	if (parse_int(v, out) || *out < min) {
 		char what[48];
 
-		snprintf(what, sizeof(what), "expected an integer >= %ld", min);
+		snprintf(what, sizeof(what), "expected an integer in %ld..2147483647", min);
 		return fail(c, key, what, v);
 	}
 	return 0;
