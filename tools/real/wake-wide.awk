@@ -6,6 +6,10 @@
 # reaches F times the smaller). The waker is the task the event was
 # recorded in, as `current` is in the kernel, whatever woke from its
 # context (its own syscall, or a softirq or timer it was interrupted by).
+# A wake-up of a task bound to one CPU skips select_task_rq_fair(), so
+# neither: per-CPU kernel threads are known by name (ksoftirqd/N,
+# migration/N, cpuhp/N, rcuc/N, watchdog/N, idle_inject/N, kworker/N:M;
+# kworker/uN:M are unbound), a user task's affinity is not in the trace.
 #
 #   perf sched record -- CMD
 #   perf script -F comm,pid,cpu,time,event,trace | \
@@ -36,6 +40,11 @@ BEGIN {
 		next
 	}
 	wakee = substr($0, RSTART + 5, RLENGTH - 5)
+	if (match($0, / comm=(ksoftirqd|migration|cpuhp|rcuc|watchdog|idle_inject)\/[0-9]+ pid=/) ||
+	    match($0, / comm=kworker\/[0-9]+:/)) {
+		bound++
+		next
+	}
 	if (first == "")
 		first = t
 	last_t = t
@@ -75,6 +84,8 @@ END {
 	printf "wake-ups %d over %.3f s, wake_wide() wide %d (F=%d, HZ=%d), largest wakee_flips %d", n, span, wide, F, HZ, maxflips
 	if (skipped)
 		printf ", %d lines not read", skipped
+	if (bound)
+		printf ", %d wake-ups of per-CPU kernel threads left out", bound
 	printf "\n"
 	for (w in changes)
 		if (changes[w] > 1 && span > 0)
