@@ -14,4 +14,5 @@ for f in tests/data/*lscpu* tests/data/lscpu-*.txt; do seed 1 "$f"; done
 for f in tests/data/hwloc/*.xml; do seed 2 "$f"; done
 for f in costs/*.json; do seed 3 "$f"; done
 for f in examples/rt-app/*.json tests/data/rtapp/*.json; do seed 4 "$f"; done
-for f in tests/data/traces/*; do seed 5 "$f"; done
+# (the xz-compressed recording is a test's, 12 MB unpacked: not a seed)
+for f in tests/data/traces/*; do case $f in *.xz) ;; *) seed 5 "$f" ;; esac; done

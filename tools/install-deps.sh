@@ -10,8 +10,9 @@ set -eu
 # --machine hwloc:FILE; libtracecmd-dev (and libtracefs-dev, which its
 # pkg-config file needs): replay of trace-cmd's trace.dat; python3: a test
 # that corrupts a trace.dat; parallel: the test of sweep --emit parallel;
-# bc: bench/policy. hwloc-nox (lstopo), rt-tests (hackbench), linux-perf and
-# util-linux (lscpu): the README's and docs' commands, which tools/check-docs.sh runs.
+# bc: bench/policy; xz-utils: a test's compressed recording. hwloc-nox
+# (lstopo), rt-tests (hackbench), linux-perf and util-linux (lscpu): the
+# README's and docs' commands, which tools/check-docs.sh runs.
 # (Slurm is optional: with slurmctld and slurmd running, the sweep test
 # also submits its job array; docs/sweeps.md.)
 case "${1:-}" in
@@ -19,7 +20,7 @@ case "${1:-}" in
 --slurm) slurm="slurm-wlm munge" ;;
 *) echo "install-deps.sh: unknown option \"$1\" (usage: tools/install-deps.sh [--slurm])" >&2; exit 2 ;;
 esac
-pkgs="$slurm gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 tar dbench jq time gnuplot-nox libtraceevent-dev libhwloc-dev libtracecmd-dev libtracefs-dev python3 parallel bc hwloc-nox rt-tests linux-perf util-linux"
+pkgs="$slurm gcc make pkg-config libjson-c-dev libgsl-dev libcmocka-dev bzip2 xz-utils tar dbench jq time gnuplot-nox libtraceevent-dev libhwloc-dev libtracecmd-dev libtracefs-dev python3 parallel bc hwloc-nox rt-tests linux-perf util-linux"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
