@@ -539,6 +539,16 @@ static void test_bad_traces(void **state)
  * ftrace text; a task switched in after it exited (a corrupt trace.dat)
  * kept running and woke a task after its own exit, and the replay hung.
  */
+/* Write text to path (a hand-made trace). */
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 static void test_trial_findings(void **state)
 {
 	char out[8192], dir[] = "/tmp/wakesim-trial-XXXXXX";
@@ -596,22 +606,17 @@ static void test_trial_findings(void **state)
 	 * wakes B, asleep since 1.000005: A is not replayed past its exit, and
 	 * B's wake-up becomes a timed sleep (15 us), so the replay ends.
 	 */
-	FILE *f;
 	char path[128];
 
 	snprintf(path, sizeof(path), "%s/dead.txt", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("  <idle>-0 [000] d..2. 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=100 next_prio=120\n"
+	write_text(path, "  <idle>-0 [000] d..2. 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=100 next_prio=120\n"
 	      "  <idle>-0 [001] d..2. 1.000001: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=B next_pid=200 next_prio=120\n"
 	      "  B-200 [001] d..2. 1.000005: sched_switch: prev_comm=B prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
 	      "  A-100 [000] d..2. 1.000010: sched_switch: prev_comm=A prev_pid=100 prev_prio=120 prev_state=X ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
 	      "  <idle>-0 [000] d..2. 1.000020: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=100 next_prio=120\n"
 	      "  A-100 [000] d..3. 1.000020: sched_waking: comm=B pid=200 prio=120 target_cpu=001\n"
 	      "  <idle>-0 [001] d..2. 1.000030: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=B next_pid=200 next_prio=120\n"
-	      "  B-200 [001] d..2. 1.000040: sched_switch: prev_comm=B prev_pid=200 prev_prio=120 prev_state=X ==> next_comm=swapper/1 next_pid=0 next_prio=120\n",
-	      f);
-	fclose(f);
+	      "  B-200 [001] d..2. 1.000040: sched_switch: prev_comm=B prev_pid=200 prev_prio=120 prev_state=X ==> next_comm=swapper/1 next_pid=0 next_prio=120\n");
 	struct sched_trace tr;
 	struct replay_plan p;
 	char err[256];
@@ -636,18 +641,14 @@ static void test_trial_findings(void **state)
 	 * in, runs 1.000030-1.000040 and exits.
 	 */
 	snprintf(path, sizeof(path), "%s/selffork.txt", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("  <idle>-0 [000] d..2. 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=100 next_prio=120\n"
+	write_text(path, "  <idle>-0 [000] d..2. 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=100 next_prio=120\n"
 	      "  A-100 [000] ..... 1.000010: sched_process_fork: comm=D pid=400 child_comm=D child_pid=400\n"
 	      "  <idle>-0 [001] d..2. 1.000030: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=D next_pid=400 next_prio=120\n"
 	      "  D-400 [001] d..2. 1.000040: sched_switch: prev_comm=D prev_pid=400 prev_prio=120 prev_state=Z ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
 	      "  A-100 [000] d..2. 1.001000: sched_switch: prev_comm=A prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
 	      "  <idle>-0 [000] d.h2. 1.002000: sched_waking: comm=A pid=100 prio=120 target_cpu=000\n"
 	      "  <idle>-0 [000] d..2. 1.002000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=100 next_prio=120\n"
-	      "  A-100 [000] d..2. 1.003000: sched_switch: prev_comm=A prev_pid=100 prev_prio=120 prev_state=Z ==> next_comm=swapper/0 next_pid=0 next_prio=120\n",
-	      f);
-	fclose(f);
+	      "  A-100 [000] d..2. 1.003000: sched_switch: prev_comm=A prev_pid=100 prev_prio=120 prev_state=Z ==> next_comm=swapper/0 next_pid=0 next_prio=120\n");
 	read_ok(path, &tr);
 	assert_int_equal(replay_derive(&tr, NULL, &p, err, sizeof(err)), 0);
 	assert_int_equal(p.nr_task, 2);

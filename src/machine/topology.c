@@ -93,12 +93,10 @@ static int first_pair(const struct topology *t, enum topo_level same, enum topo_
 	static int last[WS_MAX_CPUS], last_other[WS_MAX_CPUS];
 	int n = t->nr_cpus;
 
-	for (int i = 0; i < n; i++)
-		last[field_of(&t->cpu[i], same)] = -1;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		last[field_of(&t->cpu[i], same)] = i;
-	for (int i = 0; i < n; i++)
 		last_other[field_of(&t->cpu[i], same)] = -1;
+	}
 	for (int i = 0; i < n; i++) {
 		int g = field_of(&t->cpu[i], same);
 
