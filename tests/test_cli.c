@@ -233,6 +233,32 @@ static void test_sysctl_spellings(void **state)
 	assert_non_null(strstr(buf, "migration_cost_ns=1000"));
 }
 
+/*
+ * --cgroup PATH: one task group per component below the root; "/" is the
+ * root group itself. A session scope is three levels deep.
+ */
+static void test_cgroup_paths(void **state)
+{
+	(void)state;
+	char buf[1 << 14];
+	const char *w = tu_wakesim();
+
+	assert_int_equal(tu_sh(buf, sizeof(buf), "%s run --machine %s --cgroup "
+			       "/user.slice/user-0.slice/session-1.scope -- hackbench -g 1 -l 5", w,
+			       HOST), 0);
+	assert_non_null(strstr(buf, "sysctls cgroup_depth=3"));
+	assert_non_null(strstr(buf, "tg_load_avg_writes"));
+	assert_int_equal(tu_sh(buf, sizeof(buf), "%s run --machine %s --cgroup / -- hackbench -g 1 "
+			       "-l 5", w, HOST), 0);
+	assert_non_null(strstr(buf, "sysctls default"));
+	assert_null(strstr(buf, "tg_load_avg_writes"));
+	expect_usage_error("run --cgroup lkp -- hackbench", "--cgroup \"lkp\": expected a cgroup path");
+	expect_usage_error("compare --cgroup /a//b -- hackbench", "--cgroup \"/a//b\": expected");
+	expect_usage_error("run --cgroup /1/2/3/4/5/6/7/8/9 -- hackbench", "at most 8 levels deep");
+	expect_usage_error("run --sysctl cgroup_depth=9 -- hackbench",
+			   "cgroup_depth: \"9\" is not an integer in 0..8");
+}
+
 static void test_compare_json_and_jobs(void **state)
 {
 	(void)state;
@@ -479,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_stdout_full),
 		cmocka_unit_test(test_sysctl_spellings),
+		cmocka_unit_test(test_cgroup_paths),
 		cmocka_unit_test(test_compare_json_and_jobs),
 		cmocka_unit_test(test_rerun),
 		cmocka_unit_test(test_schedstat),

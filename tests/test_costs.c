@@ -90,6 +90,37 @@ static void test_coherence_contention(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * Requests decided out of time order still queue: the line makes one
+ * transfer at a time. cpu 0 writes the fresh line at 1000 (from memory:
+ * 60, done at 1060). cpu 16's write, decided next, was requested at 990:
+ * it overlaps that transfer, so it waits for it and then takes 60 from
+ * cpu 0 (other socket): done at 1120, 130 after its request. cpu 8's read
+ * of the dirty line, requested at 980, waits for both and takes 60 from
+ * cpu 16: done at 1180, 200. (The single interval in flight that the line
+ * kept before forgot the first transfer at the second request, and each
+ * cost 60.) A read requested at 400, long before, takes the idle time
+ * there: 60 from the last writer, no wait.
+ */
+static void test_coherence_out_of_order(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine(PROBE);
+	struct cacheline l;
+
+	cacheline_init(&l);
+	assert_int_equal(cacheline_write(m, &l, 0, 1000), 60);
+	assert_int_equal(cacheline_write(m, &l, 16, 990), 130);
+	assert_int_equal(cacheline_read(m, &l, 8, 980), 200);
+	/* Shared now: a read at 1150 waits for the transfer in flight until 1180. */
+	assert_int_equal(cacheline_read(m, &l, 9, 1150), 30 + 60);
+	cacheline_init(&l);
+	assert_int_equal(cacheline_write(m, &l, 0, 1000), 60);
+	assert_int_equal(cacheline_write(m, &l, 16, 990), 130);
+	assert_int_equal(cacheline_read(m, &l, 8, 400), 60);
+	tu_machine_free(m);
+}
+
 static double metric(const char *name)
 {
 	char key[64];
@@ -546,6 +577,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_coherence_distances),
 		cmocka_unit_test(test_coherence_contention),
+		cmocka_unit_test(test_coherence_out_of_order),
 		cmocka_unit_test(test_rq_lock_queue),
 		cmocka_unit_test(test_idle_cpu_lines),
 		cmocka_unit_test(test_polling_idle_needs_no_ipi),

@@ -386,6 +386,33 @@ int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 	case OPT_POLICY:
 		o->policy = optarg;
 		return 1;
+	case OPT_CGROUP: {
+		/*
+		 * --cgroup /user.slice/user-0.slice/session-1.scope: the workload's
+		 * tasks run that many task groups below the root (kern/tg.c).
+		 */
+		int depth = 0;
+		bool bad = optarg[0] != '/';
+
+		for (const char *ch = optarg; !bad && *ch; ch++)
+			if (*ch == '/' && ch[1]) {
+				bad = ch[1] == '/';
+				depth++;
+			}
+		if (bad || depth > TG_MAX_DEPTH) {
+			fprintf(stderr, "wakesim %s: --cgroup \"%s\": expected a cgroup path from the "
+				"root, such as /user.slice/user-0.slice/session-1.scope, at most %d "
+				"levels deep\n", cmd, optarg, TG_MAX_DEPTH);
+			return -1;
+		}
+		snprintf(o->cgroup_buf, sizeof(o->cgroup_buf), "cgroup_depth=%d", depth);
+		if (o->nr_sysctl == (int)(sizeof(o->sysctl) / sizeof(o->sysctl[0]))) {
+			fprintf(stderr, "wakesim %s: too many --sysctl\n", cmd);
+			return -1;
+		}
+		o->sysctl[o->nr_sysctl++] = o->cgroup_buf;
+		return 1;
+	}
 	case 'o':
 		o->output = optarg;
 		return 1;

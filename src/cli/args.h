@@ -16,6 +16,7 @@ struct common_opts {
 	const char *machine;		/* --machine */
 	const char *cost_profile;	/* --cost-profile NAME|FILE */
 	char wc_buf[64];		/* --wc-threshold, as a --sysctl assignment */
+	char cgroup_buf[32];		/* --cgroup PATH, as cgroup_depth=N */
 	int kver;			/* --kernel: enum kernel_version */
 	const char *features;		/* --features (run) */
 	const char *policy;		/* --policy NAME|FILE.so (NULL: mainline) */
@@ -49,8 +50,9 @@ int build_spec(const char *cmd, const struct common_opts *o, const struct machin
  */
 void warn_policy_fallbacks(const char *cmd, unsigned long long n);
 
-/* The long option --policy, handled by common_opt(). */
+/* The long options --policy and --cgroup, handled by common_opt(). */
 #define OPT_POLICY 1100
+#define OPT_CGROUP 1101
 
 /*
  * What a result depends on besides machine, features and seed: the CPU

@@ -37,7 +37,7 @@ static const char compare_usage[] =
 	"                       [--runs N] [--seed FIRST] [--loads NAME=V1,V2,...]\n"
 	"                       [--sysctl NAME=VALUE]... [--node N | --cpus LIST]\n"
 	"                       [--sig-level PCT] [-j N] [--json | --csv] [-o FILE] [--quiet]\n"
-	"                       [--plot DIR] [--robust N]\n"
+	"                       [--plot DIR] [--robust N] [--cgroup PATH]\n"
 	"                       -- WORKLOAD [ARGS...]\n"
 	"Runs every side N times (default 5; seeds FIRST..FIRST+N-1) per load level.\n"
 	"Sides: --base (default \"default\", the --kernel profile's) and --test, named base\n"
@@ -61,6 +61,7 @@ static const char compare_usage[] =
 	"side the change's range over the draws, the share of draws with the nominal\n"
 	"change's sign and the costs it follows most (Spearman's rho); with --plot, the\n"
 	"change against the cost it follows most (robust.png).\n"
+	"--cgroup PATH: both sides' workload runs in this cgroup (`wakesim run --help`).\n"
 	"On a terminal, a progress bar\n"
 	"with ETA runs on stderr unless --quiet.\n"
 	"Without a workload: S2's `hackbench -g 32 -f 20 --threads --pipe -l 400 -s 100`\n"
@@ -177,6 +178,7 @@ int cmd_compare(int argc, char **argv)
 		{ "robust", required_argument, NULL, 'R' },
 		{ "output", required_argument, NULL, 'o' },  { "jobs", required_argument, NULL, 'j' },
 		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
 	struct common_opts o = { .node = -1, .seed = 1, .kver = KV_MAINLINE };

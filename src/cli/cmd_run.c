@@ -28,7 +28,8 @@ static const char run_usage[] =
 	"Usage: wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F]\n"
 	"                   [--policy NAME|FILE.so] [--sysctl NAME=VALUE]... [--seed N]\n"
 	"                   [--node N | --cpus LIST]\n"
-	"                   [--wc-threshold T] [--schedstat FILE] [--trace FILE]\n"
+	"                   [--wc-threshold T] [--cgroup PATH] [--schedstat FILE]\n"
+	"                   [--trace FILE]\n"
 	"                   [--trace-window FROM:TO] [--trace-max-size SIZE] [--json]\n"
 	"                   [-o FILE] [--quiet]\n"
 	"                   -- WORKLOAD [ARGS...]\n"
@@ -41,6 +42,9 @@ static const char run_usage[] =
 	"`wakesim calibrate` writes; it replaces the machine's own costs.\n"
 	"--wc-threshold: the shortest idle-while-a-task-waits interval the\n"
 	"work-conservation checker counts (default 1ms; e.g. 500us).\n"
+	"--cgroup PATH: the workload runs in this cgroup (e.g.\n"
+	"/user.slice/user-0.slice/session-1.scope), one task group per level, each\n"
+	"with the tg->load_avg every CPU updates and reads (default: the root).\n"
 	"--schedstat FILE: also write the run's counters as /proc/schedstat shows\n"
 	"them (version 15, or 16 on mainline), for tools that diff schedstat.\n"
 	"--trace FILE: write the sched events (switch, waking, wakeup, wakeup_new,\n"
@@ -244,6 +248,7 @@ static const struct option run_longopts[] = {
 	{ "trace-window", required_argument, NULL, 'w' },
 	{ "trace-max-size", required_argument, NULL, 'Z' },
 	{ "quiet", no_argument, NULL, 'q' },	     { "policy", required_argument, NULL, OPT_POLICY },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 };
 

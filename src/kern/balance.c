@@ -644,6 +644,7 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 			update_next_balance(sim, sd, &next_balance);
 		goto out;
 	}
+	update_blocked_averages(sim, rq);
 	for (; sd; sd = sd->parent) {
 		update_next_balance(sim, sd, &next_balance);
 		if (rq->avg_idle < curr_cost + sd->max_newidle_lb_cost)
@@ -701,6 +702,7 @@ static void rebalance_domains(struct sim *sim, struct rq *rq, enum cpu_idle_type
 	int prev_this = sim->this_cpu;
 
 	sim->this_cpu = rq->cpu;
+	update_blocked_averages(sim, rq); /* sched_balance_softirq() */
 	for_each_domain(sim, rq->cpu, sd) {
 		update_newidle_cost(sim, sd, 0);
 		u64 interval = balance_interval_ns(sim, sd, busy);

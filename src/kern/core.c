@@ -118,6 +118,15 @@ void set_task_cpu(struct sim *sim, struct task_struct *p, int new_cpu)
 	update_load_avg_se(sim, &sim->rq[old], NULL);
 	pelt_update(&p->se.avg, sim->now, 0, 0, 0, p->se.weight);
 	pelt_detach(&sim->rq[old].cfs.avg, &p->se.avg);
+	/*
+	 * A waking task's load is only queued for removal (remove_entity_load_avg()),
+	 * seen at the old CPU's next update; a queued task moved by the balancer is
+	 * detached at once (DO_DETACH, v6.0; detach_entity_cfs_rq() before).
+	 */
+	if (p->__state == TASK_WAKING)
+		sim->rq[old].cfs.tg_removed = true;
+	else
+		update_tg_load_avg(sim, &sim->rq[old]);
 	p->attach_pending = true;
 	p->cpu = new_cpu;
 	p->wake_cpu = new_cpu;

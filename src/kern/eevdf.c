@@ -341,8 +341,7 @@ unsigned long task_util_est(const struct task_struct *p)
 	return est > p->se.avg.util_avg ? est : p->se.avg.util_avg;
 }
 
-/* update_load_avg() for a task entity and its cfs_rq, at sim->now. */
-void update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
+int update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
 {
 	struct cfs_rq *cfs = &rq->cfs;
 
@@ -352,7 +351,7 @@ void update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
 	if (se)
 		pelt_update(&se->avg, sim->now, !!se->on_rq, se->on_rq && !se->sched_delayed,
 			    cfs->curr == se ? cap : 0, se->weight);
-	pelt_update(&cfs->avg, sim->now, cfs->load, cfs->nr_queued, cfs->curr ? cap : 0, 1);
+	return pelt_update(&cfs->avg, sim->now, cfs->load, cfs->nr_queued, cfs->curr ? cap : 0, 1);
 }
 
 /*
@@ -365,9 +364,17 @@ void enqueue_entity_load(struct sim *sim, struct rq *rq, struct sched_entity *se
 	struct cfs_rq *cfs = &rq->cfs;
 
 	pelt_update(&se->avg, sim->now, 0, 0, 0, se->weight);
-	update_load_avg_se(sim, rq, NULL);
-	if (flags & ENQUEUE_MIGRATED)
+	int decayed = update_load_avg_se(sim, rq, NULL);
+
+	if (flags & ENQUEUE_MIGRATED) {
 		pelt_attach(&cfs->avg, &se->avg);
+		/* DO_ATTACH's update_tg_load_avg() covers load removed before it. */
+		cfs->tg_removed = false;
+		update_tg_load_avg(sim, rq);
+	} else {
+		update_tg_load_avg_if(sim, rq, decayed);
+	}
+	update_cfs_group(sim);
 	/* A delayed sleeper moved by the balancer is not in util_est (v6.12). */
 	if (sched_feat(UTIL_EST) && !se->sched_delayed)
 		cfs->util_est += task_util_est_raw(&se->avg);
@@ -388,7 +395,8 @@ void dequeue_entity_load(struct sim *sim, struct rq *rq, struct sched_entity *se
 {
 	struct cfs_rq *cfs = &rq->cfs;
 
-	update_load_avg_se(sim, rq, se);
+	update_tg_load_avg_if(sim, rq, update_load_avg_se(sim, rq, se));
+	update_cfs_group(sim);
 	if (sched_feat(UTIL_EST) && !se->sched_delayed) {
 		unsigned int est = task_util_est_raw(&se->avg);
 
@@ -448,7 +456,7 @@ void set_next_entity(struct sim *sim, struct rq *rq, struct sched_entity *se)
 
 	if (se->on_rq) {
 		timeline_del(cfs, se);
-		update_load_avg_se(sim, rq, se);
+		update_tg_load_avg_if(sim, rq, update_load_avg_se(sim, rq, se));
 		se->vprot = se->deadline;
 	}
 	cfs->curr = se;

@@ -445,7 +445,9 @@ void exec_handle_tick(struct sim *sim, int cpu)
 	entity_tick(sim, rq);
 	update_overutilized_status(sim, rq); /* task_tick_fair() */
 	POLICY_CALL(sim, task_tick, cpu, rq->curr);
-	update_load_avg_se(sim, rq, &rq->curr->se);
+	/* entity_tick()'s update_load_avg(UPDATE_TG) and update_cfs_group() */
+	update_tg_load_avg_if(sim, rq, update_load_avg_se(sim, rq, &rq->curr->se));
+	update_cfs_group(sim);
 	balance_tick(sim, rq);
 	if (rq->curr)
 		rq->curr->kwork_left += sim->kcost_ns;

@@ -50,6 +50,10 @@
 	SCHED_FEAT(DELAY_ZERO, true)                                                     \
 	/* Use util_est in cpu_util(). */                                                \
 	SCHED_FEAT(UTIL_EST, true)                                                       \
+	/* Not a kernel switch: v6.7's 1528c661c24b "sched/fair: Ratelimit update to     \
+	 * tg->load_avg" (A. Lu): a cfs_rq adds to tg->load_avg at most once per ms   \
+	 * (kern/tg.c; only with --cgroup). Off in the profiles before v6.7. */       \
+	SCHED_FEAT(TG_LOAD_RATELIMIT, true)                                              \
 	/* S1 reversed, LKML 2021-03-20 "sched/fair: remove redundant test_idle_cores    \
 	 * for non-smt" (B. Song): read sd_llc_shared->has_idle_cores on every idle      \
 	 * search even without SMT, as v5.12 did. */                                     \
@@ -103,7 +107,7 @@ struct kernel_profile {
 	bool rd_flags_on_change;	/* rd->overload(ed) stored only when it changes, and
 					 * rd->overutilized only under EAS (v6.9/v6.10) */
 	/* features.h defaults that differ from mainline's, -1 ended */
-	signed char feat_on[4], feat_off[4];
+	signed char feat_on[4], feat_off[6];
 };
 
 extern const struct kernel_profile kernel_profiles[KV_NR];

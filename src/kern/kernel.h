@@ -250,7 +250,28 @@ void cfs_migrate_task_rq(struct sim *sim, struct task_struct *p);
 
 /* ---- load tracking helpers (eevdf.c) ---- */
 
-void update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se);
+/*
+ * update_load_avg() for a task entity (NULL: none) and its cfs_rq, at
+ * sim->now; returns 1 if the cfs_rq's averages decayed (a PELT period
+ * crossed: update_cfs_rq_load_avg()'s "decayed").
+ */
+int update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se);
+
+/* ---- the task group's load_avg line (tg.c), all no-ops without --cgroup ---- */
+
+/*
+ * update_tg_load_avg() for rq's group cfs_rq: writes tg->load_avg's line
+ * at each level (charged to sim->this_cpu) when the cfs_rq's load_avg
+ * moved by more than 1/64 since its last write, and with
+ * TG_LOAD_RATELIMIT (v6.7) not within 1 ms of it.
+ */
+void update_tg_load_avg(struct sim *sim, struct rq *rq);
+/* update_load_avg(UPDATE_TG)'s tail: update_tg_load_avg() if decayed or load was removed. */
+void update_tg_load_avg_if(struct sim *sim, struct rq *rq, int decayed);
+/* update_cfs_group(): calc_group_shares() reads tg->load_avg at each level. */
+void update_cfs_group(struct sim *sim);
+/* update_blocked_averages() of rq's CPU (balancing): decay, then update_tg_load_avg(). */
+void update_blocked_averages(struct sim *sim, struct rq *rq);
 /* cpu_load(): the root cfs_rq's load_avg (weight units, 1024 per busy nice-0 task). */
 static inline unsigned long cpu_load(struct sim *sim, int cpu)
 {

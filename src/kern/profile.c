@@ -16,19 +16,19 @@ const struct kernel_profile kernel_profiles[KV_NR] = {
 		 * was merged (v5.13), has_idle_cores was read without SMT too;
 		 * DELAY_DEQUEUE and DELAY_ZERO came with v6.12. */
 		.feat_on = { F(SIS_PROP), F(IDLE_CORES_NO_SMT), -1 },
-		.feat_off = { F(SIS_UTIL), F(DELAY_DEQUEUE), F(DELAY_ZERO), -1 },
+		.feat_off = { F(SIS_UTIL), F(DELAY_DEQUEUE), F(DELAY_ZERO), F(TG_LOAD_RATELIMIT), -1 },
 	},
 	[KV_6_4] = {
 		.name = "v6.4", .cfs = true, .base_slice_floor = true, .cls_level = true,
 		.base_slice_ns = 0, .schedstat_version = 15, .rd_flags_on_change = false,
 		.feat_on = { -1 },
-		.feat_off = { F(DELAY_DEQUEUE), F(DELAY_ZERO), -1 },
+		.feat_off = { F(DELAY_DEQUEUE), F(DELAY_ZERO), F(TG_LOAD_RATELIMIT), -1 },
 	},
 	[KV_6_6] = {
 		.name = "v6.6", .cfs = false, .base_slice_floor = false, .cls_level = true,
 		.base_slice_ns = 750000, .schedstat_version = 15, .rd_flags_on_change = false,
 		.feat_on = { -1 },
-		.feat_off = { F(DELAY_DEQUEUE), F(DELAY_ZERO), -1 },
+		.feat_off = { F(DELAY_DEQUEUE), F(DELAY_ZERO), F(TG_LOAD_RATELIMIT), -1 },
 	},
 	[KV_MAINLINE] = {
 		.name = "mainline", .cfs = false, .base_slice_floor = false, .cls_level = true,

@@ -228,6 +228,11 @@ struct cfs_rq {
 	int nr_queue, cap_queue;
 	struct sched_avg avg;	/* PELT of the root cfs_rq */
 	unsigned int util_est;	/* sum of enqueued tasks' util_est */
+	/* --cgroup (kern/tg.c): what this CPU last added to tg->load_avg, when (ns),
+	 * and load removed by a wake-up migration away, not yet accounted. */
+	unsigned long tg_load_avg_contrib;
+	u64 last_update_tg_load_avg;
+	bool tg_removed;
 	/* CFS profiles (kern/cfs.c): */
 	u64 min_vruntime;	/* monotonic floor of the queue's vruntimes, virtual ns */
 	struct sched_entity *next, *last;	/* buddies: the wakee that preempted, and its victim */
@@ -433,6 +438,9 @@ struct sched_domains {
 
 /* ---- tunables (sysctl / debugfs), kern/sysctl.c ---- */
 
+/* The deepest --cgroup path: task groups below the root (kern/tg.c). */
+#define TG_MAX_DEPTH 8
+
 struct sched_tunables {
 	u64 base_slice_ns;		/* sysctl_sched_base_slice */
 	u64 migration_cost_ns;		/* sysctl_sched_migration_cost */
@@ -441,6 +449,7 @@ struct sched_tunables {
 	bool sis_short_set;		/* given by --sysctl: no longer follows the slice */
 	u64 timer_slack_ns;		/* hrtimer slack of SCHED_OTHER sleeps */
 	u64 wc_threshold_ns;		/* work-conservation checker (wakesim, not the kernel) */
+	u64 cgroup_depth;		/* task groups from the root to the workload's (--cgroup) */
 	/* CFS (v5.12, v6.4 profiles), each 1 + ilog2(min(CPUs, 8)) times: */
 	u64 sched_latency_ns;		/* sysctl_sched_latency, 6 ms */
 	u64 min_granularity_ns;		/* sysctl_sched_min_granularity, 0.75 ms */

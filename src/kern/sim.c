@@ -89,6 +89,8 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		sim_free(sim);
 		return -1;
 	}
+	for (int d = 0; d < TG_MAX_DEPTH; d++)
+		cacheline_init(&sim->tg_load_line[d]);
 	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
 		struct rq *rq = &sim->rq[cpu];
 

@@ -139,6 +139,8 @@ struct sim {
 	int nr_layers;
 	signed char first_layer[POLICY_SLOTS];	/* by POLICY_SLOT(hook): POLICY_FIRST() */
 	struct wc_checker *wc;		/* kern/wc.c, during sim_run() */
+	/* tg->load_avg of each task group from the root's child down (kern/tg.c). */
+	struct cacheline tg_load_line[TG_MAX_DEPTH];
 };
 
 #define sched_feat(x) sched_feat_of(&sim->feat, x)

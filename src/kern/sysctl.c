@@ -31,6 +31,7 @@ void sched_tunables_default(struct sched_tunables *t, int nr_cpus)
 	t->sis_short_set = false;
 	t->timer_slack_ns = 50000;
 	t->wc_threshold_ns = 1000000;
+	t->cgroup_depth = 0;
 	t->hz = 250;
 	t->tick_ns = NSEC_PER_SEC / t->hz;
 	sched_tunables_derive(t);
@@ -79,6 +80,7 @@ static const struct tunable tunables[] = {
 	TS(min_granularity_ns, 100000, 1000000000, "CFS profiles: sysctl_sched_min_granularity", SCHED_CFS_ONLY),
 	TS(wakeup_granularity_ns, 0, 1000000000, "CFS profiles: sysctl_sched_wakeup_granularity", SCHED_CFS_ONLY),
 	T(wc_threshold_ns, 1000, 10000000000ULL, "wakesim's work-conservation checker: shortest idle-while-waiting interval counted (--wc-threshold)"),
+	T(cgroup_depth, 0, TG_MAX_DEPTH, "task groups from the root to the workload's (--cgroup PATH's components); 0: the root group"),
 	{ "hz", offsetof(struct sched_tunables, hz), 100, 1000, "CONFIG_HZ: tick rate", SCHED_ANY },
 };
 #undef T

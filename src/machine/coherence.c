@@ -70,6 +70,7 @@ void cacheline_init(struct cacheline *l)
 	l->nr_holders = 0;
 	l->dirty = false;
 	l->busy_from = l->busy_until = 0;
+	l->cal = NULL;
 	l->big = NULL;
 	memset(l->small, 0, sizeof(l->small));
 	l->wlo = 1;
@@ -131,29 +132,123 @@ static inline __attribute__((always_inline)) u64 fetch_cost(const struct machine
 	return machine_c2c_ns(m, src, cpu);
 }
 
+/* The line's calendar, started from its one transfer in flight. */
+static __attribute__((noinline)) struct line_calendar *calendar(struct cacheline *l)
+{
+	_Static_assert(sizeof(struct line_calendar) % sizeof(uint64_t) == 0, "whole words");
+	struct line_calendar *c = (struct line_calendar *)arena_words(sizeof(*c) / sizeof(uint64_t));
+
+	c->head = l->busy_from / LINE_CAL_NS;
+	for (u64 t = l->busy_from; t < l->busy_until;) {
+		u64 b = t / LINE_CAL_NS, end = (b + 1) * LINE_CAL_NS;
+		u64 upto = end < l->busy_until ? end : l->busy_until;
+
+		c->head = b;
+		c->lo[b % LINE_CAL_BUCKETS] = (uint8_t)(t - b * LINE_CAL_NS);
+		c->hi[b % LINE_CAL_BUCKETS] = (uint8_t)(upto - b * LINE_CAL_NS);
+		t = upto;
+	}
+	l->cal = c;
+	return c;
+}
+
+/* Make bucket b the newest: the ones between are empty. */
+static void cal_advance(struct line_calendar *c, u64 b)
+{
+	for (u64 k = c->head + 1; k <= b && k <= c->head + LINE_CAL_BUCKETS; k++)
+		c->lo[k % LINE_CAL_BUCKETS] = c->hi[k % LINE_CAL_BUCKETS] = 0;
+	c->head = b;
+}
+
 /*
- * The wait for a transfer in flight at now. A transfer decided earlier in
- * simulation order may lie in now's future (its CPU had already run ahead
- * by the kernel work it was charged): an access before its start does not
- * wait for it.
+ * Book transfer ns at the first free time at or after now; returns when
+ * it completes, in ns after now. A request older than the calendar is
+ * taken as one at its oldest bucket. A transfer that fits before a
+ * bucket's span takes that time; else it starts after the span and
+ * continues into the next buckets (after their spans, if it cannot end
+ * before them).
  */
+static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
+{
+	u64 b = now / LINE_CAL_NS;
+
+	if (b > c->head)
+		cal_advance(c, b);
+	if (b + LINE_CAL_BUCKETS <= c->head) {
+		b = c->head - LINE_CAL_BUCKETS + 1;
+		now = b * LINE_CAL_NS;
+	}
+	u64 off = now - b * LINE_CAL_NS;
+
+	for (;; b++, off = 0) {
+		if (b > c->head)
+			cal_advance(c, b);
+		uint8_t *lo = &c->lo[b % LINE_CAL_BUCKETS], *hi = &c->hi[b % LINE_CAL_BUCKETS];
+		u64 from;
+
+		if (!*hi || off + transfer <= *lo) {
+			/* An empty bucket, or room before its span: the span now starts here. */
+			from = off;
+			if (!*hi || from + transfer > *hi)
+				*hi = (uint8_t)(from + transfer < LINE_CAL_NS ? from + transfer : LINE_CAL_NS);
+			*lo = (uint8_t)from;
+		} else {
+			from = off > *hi ? off : *hi;
+			if (from >= LINE_CAL_NS)
+				continue;
+			*hi = (uint8_t)(from + transfer < LINE_CAL_NS ? from + transfer : LINE_CAL_NS);
+		}
+		u64 take = LINE_CAL_NS - from < transfer ? LINE_CAL_NS - from : transfer;
+
+		transfer -= take;
+		if (!transfer)
+			return b * LINE_CAL_NS + from + take - now;
+	}
+}
+
+/* The wait of a read of a shared line: for a transfer in flight at now. */
 static inline __attribute__((always_inline)) u64 busy_wait(const struct cacheline *l, u64 now)
 {
+	if (l->cal) {
+		const struct line_calendar *c = l->cal;
+		u64 b = now / LINE_CAL_NS, off = now - b * LINE_CAL_NS;
+
+		if (b > c->head || b + LINE_CAL_BUCKETS <= c->head)
+			return 0;
+		unsigned lo = c->lo[b % LINE_CAL_BUCKETS], hi = c->hi[b % LINE_CAL_BUCKETS];
+
+		if (off < lo || off >= hi)
+			return 0;
+		/* A span that fills its bucket may go on in the next. */
+		u64 until = b * LINE_CAL_NS + hi;
+
+		while (hi == LINE_CAL_NS && ++b <= c->head && !c->lo[b % LINE_CAL_BUCKETS] &&
+		       c->hi[b % LINE_CAL_BUCKETS]) {
+			hi = c->hi[b % LINE_CAL_BUCKETS];
+			until = b * LINE_CAL_NS + hi;
+		}
+		return until - now;
+	}
 	return now >= l->busy_from && now < l->busy_until ? l->busy_until - now : 0;
 }
 
 /*
- * A miss that occupies the line: it queues from its request (now) behind
- * the transfer in flight, then holds the line for its own.
+ * A miss that occupies the line for transfer ns, requested at now: the
+ * wait for the transfers booked before it, plus its own. While transfers
+ * come one after another in time order, one interval in flight says it
+ * all; the first that overlaps it or comes before it starts the calendar.
  */
 static inline __attribute__((always_inline)) u64 serialized(struct cacheline *l, u64 transfer, u64 now)
 {
-	u64 start = now + busy_wait(l, now);
-
-	if (!(now >= l->busy_from && now < l->busy_until))
-		l->busy_from = now;
-	l->busy_until = start + transfer;
-	return start - now + transfer;
+	if (!l->cal) {
+		if (now >= l->busy_until) {
+			l->busy_from = now;
+			l->busy_until = now + transfer;
+			return transfer;
+		}
+		calendar(l);
+	}
+	return cal_book(l->cal, transfer, now);
 }
 
 u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu, u64 now)

@@ -15,8 +15,10 @@
  * read of a freshly written line, occupies the line for its transfer; a
  * miss arriving while the line is busy waits for it first. Reads of a line
  * already shared proceed in parallel. So a line that many CPUs read while
- * one keeps writing costs more the more CPUs take part. Known limit: no
- * capacity evictions.
+ * one keeps writing costs more the more CPUs take part, and one asked for
+ * more transfers per second than it can make holds its requesters in a
+ * queue that grows until they slow down. Known limit: no capacity
+ * evictions.
  */
 #ifndef WS_COHERENCE_H
 #define WS_COHERENCE_H
@@ -31,6 +33,24 @@
  */
 #define CACHELINE_INLINE_WORDS 16
 
+/*
+ * A contended line's transfers, booked in time: LINE_CAL_BUCKETS buckets
+ * of LINE_CAL_NS ns each, the newest being bucket number head. Requests
+ * arrive out of time order (a CPU runs ahead by the kernel work charged
+ * to it), and the calendar books each one into the first free time at or
+ * after its request, so that the line never makes more than one transfer
+ * at a time however the requests are ordered, and a queue forms when more
+ * are asked for than it can make. Each bucket keeps the span booked in it
+ * ([lo, hi) ns from its start; hi 0: none), so the time before and after
+ * a span is free. From the arena, at the first overlap.
+ */
+#define LINE_CAL_BUCKETS 128
+#define LINE_CAL_NS 128
+struct line_calendar {
+	u64 head;				/* the newest bucket's number (time / LINE_CAL_NS) */
+	uint8_t lo[LINE_CAL_BUCKETS], hi[LINE_CAL_BUCKETS];
+};
+
 struct cacheline {
 	int owner;		/* last writer CPU, -1 if none yet */
 	int nr_holders;		/* how many CPUs hold a copy */
@@ -40,7 +60,9 @@ struct cacheline {
 	 * so that a write clears those and not every word of a big machine.
 	 */
 	unsigned short wlo, whi;
-	u64 busy_from, busy_until; /* ns: the write transfer in flight */
+	u64 busy_from, busy_until; /* ns: the transfer in flight, while no queue formed */
+	/* Once transfers overlap or arrive out of order: when they are booked. */
+	struct line_calendar *cal;
 	uint64_t *big;		/* over 1024 CPUs: the holders' bits, or NULL before any */
 	uint64_t small[CACHELINE_INLINE_WORDS];	/* up to 1024 CPUs: the holders' bits */
 };
@@ -59,7 +81,8 @@ u64 cacheline_read(const struct machine *m, struct cacheline *l, int cpu, u64 no
 u64 cacheline_write(const struct machine *m, struct cacheline *l, int cpu, u64 now);
 
 /*
- * The arena of big machines' holder bits lives while a simulation does:
+ * The arena of big machines' holder bits and of contended lines'
+ * calendars lives while a simulation does:
  * sim_init() takes a reference, sim_free() drops it, and the last drop
  * frees the arena (every line then belongs to a freed simulation).
  */
