@@ -132,48 +132,56 @@ static inline __attribute__((always_inline)) u64 fetch_cost(const struct machine
 	return machine_c2c_ns(m, src, cpu);
 }
 
+/* Bucket b's span: empty unless its slot was last written for b. */
+static inline __attribute__((always_inline)) struct line_cal_slot cal_get(const struct line_calendar *c, u64 b)
+{
+	struct line_cal_slot s = c->slot[b % LINE_CAL_BUCKETS];
+
+	if (s.tag != (uint32_t)(b / LINE_CAL_BUCKETS))
+		s.lo = s.hi = 0;
+	return s;
+}
+
+static inline __attribute__((always_inline)) void cal_set(struct line_calendar *c, u64 b, unsigned lo, unsigned hi)
+{
+	c->slot[b % LINE_CAL_BUCKETS] = (struct line_cal_slot){
+		.tag = (uint32_t)(b / LINE_CAL_BUCKETS), .lo = (uint8_t)lo, .hi = (uint8_t)hi };
+}
+
 /* The line's calendar, started from its one transfer in flight. */
 static __attribute__((noinline)) struct line_calendar *calendar(struct cacheline *l)
 {
 	_Static_assert(sizeof(struct line_calendar) % sizeof(uint64_t) == 0, "whole words");
 	struct line_calendar *c = (struct line_calendar *)arena_words(sizeof(*c) / sizeof(uint64_t));
 
+	/* Zeroed slots hold bucket numbers 0..LINE_CAL_BUCKETS-1, all empty. */
 	c->head = l->busy_from / LINE_CAL_NS;
 	for (u64 t = l->busy_from; t < l->busy_until;) {
 		u64 b = t / LINE_CAL_NS, end = (b + 1) * LINE_CAL_NS;
 		u64 upto = end < l->busy_until ? end : l->busy_until;
 
 		c->head = b;
-		c->lo[b % LINE_CAL_BUCKETS] = (uint8_t)(t - b * LINE_CAL_NS);
-		c->hi[b % LINE_CAL_BUCKETS] = (uint8_t)(upto - b * LINE_CAL_NS);
+		cal_set(c, b, (unsigned)(t - b * LINE_CAL_NS), (unsigned)(upto - b * LINE_CAL_NS));
 		t = upto;
 	}
 	l->cal = c;
 	return c;
 }
 
-/* Make bucket b the newest: the ones between are empty. */
-static void cal_advance(struct line_calendar *c, u64 b)
-{
-	for (u64 k = c->head + 1; k <= b && k <= c->head + LINE_CAL_BUCKETS; k++)
-		c->lo[k % LINE_CAL_BUCKETS] = c->hi[k % LINE_CAL_BUCKETS] = 0;
-	c->head = b;
-}
-
 /*
  * Book transfer ns at the first free time at or after now; returns when
- * it completes, in ns after now. A request older than the calendar is
- * taken as one at its oldest bucket. A transfer that fits before a
- * bucket's span takes that time; else it starts after the span and
- * continues into the next buckets (after their spans, if it cannot end
- * before them).
+ * it completes, in ns after now. Buckets past head are empty (head
+ * moves up to them); a request older than the calendar is taken as one
+ * at its oldest bucket. A transfer that fits before a bucket's span takes
+ * that time; else it starts after the span and continues into the next
+ * buckets (after their spans, if it cannot end before them).
  */
 static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 {
 	u64 b = now / LINE_CAL_NS;
 
 	if (b > c->head)
-		cal_advance(c, b);
+		c->head = b;
 	if (b + LINE_CAL_BUCKETS <= c->head) {
 		b = c->head - LINE_CAL_BUCKETS + 1;
 		now = b * LINE_CAL_NS;
@@ -182,22 +190,23 @@ static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 
 	for (;; b++, off = 0) {
 		if (b > c->head)
-			cal_advance(c, b);
-		uint8_t *lo = &c->lo[b % LINE_CAL_BUCKETS], *hi = &c->hi[b % LINE_CAL_BUCKETS];
+			c->head = b;
+		struct line_cal_slot s = cal_get(c, b);
 		u64 from;
 
-		if (!*hi || off + transfer <= *lo) {
+		if (!s.hi || off + transfer <= s.lo) {
 			/* An empty bucket, or room before its span: the span now starts here. */
 			from = off;
-			if (!*hi || from + transfer > *hi)
-				*hi = (uint8_t)(from + transfer < LINE_CAL_NS ? from + transfer : LINE_CAL_NS);
-			*lo = (uint8_t)from;
+			if (!s.hi || from + transfer > s.hi)
+				s.hi = (uint8_t)(from + transfer < LINE_CAL_NS ? from + transfer : LINE_CAL_NS);
+			s.lo = (uint8_t)from;
 		} else {
-			from = off > *hi ? off : *hi;
+			from = off > s.hi ? off : s.hi;
 			if (from >= LINE_CAL_NS)
 				continue;
-			*hi = (uint8_t)(from + transfer < LINE_CAL_NS ? from + transfer : LINE_CAL_NS);
+			s.hi = (uint8_t)(from + transfer < LINE_CAL_NS ? from + transfer : LINE_CAL_NS);
 		}
+		cal_set(c, b, s.lo, s.hi);
 		u64 take = LINE_CAL_NS - from < transfer ? LINE_CAL_NS - from : transfer;
 
 		transfer -= take;
@@ -215,17 +224,18 @@ static inline __attribute__((always_inline)) u64 busy_wait(const struct cachelin
 
 		if (b > c->head || b + LINE_CAL_BUCKETS <= c->head)
 			return 0;
-		unsigned lo = c->lo[b % LINE_CAL_BUCKETS], hi = c->hi[b % LINE_CAL_BUCKETS];
+		struct line_cal_slot s = cal_get(c, b);
 
-		if (off < lo || off >= hi)
+		if (off < s.lo || off >= s.hi)
 			return 0;
 		/* A span that fills its bucket may go on in the next. */
-		u64 until = b * LINE_CAL_NS + hi;
+		u64 until = b * LINE_CAL_NS + s.hi;
 
-		while (hi == LINE_CAL_NS && ++b <= c->head && !c->lo[b % LINE_CAL_BUCKETS] &&
-		       c->hi[b % LINE_CAL_BUCKETS]) {
-			hi = c->hi[b % LINE_CAL_BUCKETS];
-			until = b * LINE_CAL_NS + hi;
+		while (s.hi == LINE_CAL_NS && ++b <= c->head) {
+			s = cal_get(c, b);
+			if (s.lo || !s.hi)
+				break;
+			until = b * LINE_CAL_NS + s.hi;
 		}
 		return until - now;
 	}
