@@ -11,20 +11,20 @@
  *   only when it moved by more than 1/64 of what it last added
  *   (tg_load_avg_contrib), and from v6.7 (1528c661c24b, "sched/fair:
  *   Ratelimit update to tg->load_avg"; the TG_LOAD_RATELIMIT switch) at
- *   most once per ms per cfs_rq. It
- *   runs after a load update that decayed (a PELT period crossed, or load
- *   removed by a wake-up migration away: update_cfs_rq_load_avg()) from
- *   enqueue, dequeue, the tick and set_next_entity() (UPDATE_TG), after an
- *   attach (a migrated task's enqueue) and a detach (a queued task moved
- *   by the balancer), and from update_blocked_averages().
+ *   most once per ms per cfs_rq. It runs after a load update that decayed
+ *   (a PELT period crossed, or load removed by a wake-up migration away:
+ *   update_cfs_rq_load_avg()) from enqueue, dequeue, the tick and
+ *   set_next_entity() (UPDATE_TG), after an attach (a migrated task's
+ *   enqueue) and a detach (a queued task moved by the balancer), and from
+ *   update_blocked_averages().
  * - update_cfs_group() -> calc_group_shares(): an atomic_long_read() of it
  *   for each group entity enqueued, dequeued or ticked, one per level.
  *
  * So a migration costs two writes of a line every CPU reads on every
- * enqueue and dequeue. The patch's own profile of the unpatched kernel on
- * a 224-CPU Sapphire Rapids: netperf UDP_RR with as many clients as CPUs
- * spends ~25% of its cycles in update_cfs_group() and ~16% in
- * update_load_avg(), "mostly ... accessing tg->load_avg" (docs/costs.md).
+ * enqueue and dequeue. 1528c661c24b's message profiles the kernel before
+ * it on a 224-CPU Sapphire Rapids: netperf UDP_RR with as many clients as
+ * CPUs spends ~25% of its cycles in update_cfs_group() and ~16% in
+ * update_load_avg(), mostly on tg->load_avg (docs/costs.md).
  *
  * What is modelled is the line and these accesses, levels deep
  * (--cgroup PATH: one per component). Not modelled: the group entities'
@@ -39,7 +39,7 @@
 
 #include "kernel.h"
 
-/* The /64 rule and, from v6.7, the 1 ms rate limit; then the write at each level. */
+/* The /64 rule and, with TG_LOAD_RATELIMIT, the 1 ms rate limit; then the write at each level. */
 void update_tg_load_avg(struct sim *sim, struct rq *rq)
 {
 	struct cfs_rq *cfs = &rq->cfs;
