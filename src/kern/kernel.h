@@ -266,10 +266,26 @@ int update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se);
  * TG_LOAD_RATELIMIT (v6.7) not within 1 ms of it.
  */
 void update_tg_load_avg(struct sim *sim, struct rq *rq);
-/* update_load_avg(UPDATE_TG)'s tail: update_tg_load_avg() if decayed or load was removed. */
-void update_tg_load_avg_if(struct sim *sim, struct rq *rq, int decayed);
+void __update_tg_load_avg_if(struct sim *sim, struct rq *rq, int decayed);
+void __update_cfs_group(struct sim *sim);
+
+/*
+ * update_load_avg(UPDATE_TG)'s tail: update_tg_load_avg() if decayed or
+ * load was removed. Inline, so that the root group pays no call on every
+ * enqueue and dequeue.
+ */
+static inline void update_tg_load_avg_if(struct sim *sim, struct rq *rq, int decayed)
+{
+	if (sim->tun->cgroup_depth)
+		__update_tg_load_avg_if(sim, rq, decayed);
+}
+
 /* update_cfs_group(): calc_group_shares() reads tg->load_avg at each level. */
-void update_cfs_group(struct sim *sim);
+static inline void update_cfs_group(struct sim *sim)
+{
+	if (sim->tun->cgroup_depth)
+		__update_cfs_group(sim);
+}
 /* update_blocked_averages() of rq's CPU (balancing): decay, then update_tg_load_avg(). */
 void update_blocked_averages(struct sim *sim, struct rq *rq);
 /* cpu_load(): the root cfs_rq's load_avg (weight units, 1024 per busy nice-0 task). */

@@ -63,10 +63,8 @@ void update_tg_load_avg(struct sim *sim, struct rq *rq)
 }
 
 /* After a load update with UPDATE_TG: decayed, or removed load to account. */
-void update_tg_load_avg_if(struct sim *sim, struct rq *rq, int decayed)
+void __update_tg_load_avg_if(struct sim *sim, struct rq *rq, int decayed)
 {
-	if (!sim->tun->cgroup_depth)
-		return;
 	if (rq->cfs.tg_removed) {
 		rq->cfs.tg_removed = false;
 		decayed = 1;
@@ -75,7 +73,7 @@ void update_tg_load_avg_if(struct sim *sim, struct rq *rq, int decayed)
 		update_tg_load_avg(sim, rq);
 }
 
-void update_cfs_group(struct sim *sim)
+void __update_cfs_group(struct sim *sim)
 {
 	int depth = (int)sim->tun->cgroup_depth;
 
