@@ -453,6 +453,29 @@ static void test_calibrate(void **state)
 			       "($w - .costs.pipe_write_ns - .costs.ttwu_ns - 100) as $d | "
 			       "(if $d < 10 then 10 else $d end) - .costs.ipi_send_ns | fabs <= 2 end' %s",
 			       path), 0);
+	/*
+	 * A loopback send + receive is what half the TCP (UDP) ping-pong on
+	 * one CPU took beyond half the pipe one, plus the pipe's write +
+	 * read; the send takes 2600/4500 of it (2000/3500 for UDP), as in
+	 * costs/default.json. Both costs are then measured, not defaults.
+	 * The raw figures are rounded: within 2 ns. (No loopback: -1 and
+	 * no such cost.)
+	 */
+	for (int udp = 0; udp <= 1; udp++) {
+		const char *k = udp ? "udp" : "tcp";
+		int send = udp ? 2000 : 2600, sum = udp ? 3500 : 4500;
+
+		assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured.%s_rtt_one_cpu_ns as $r | "
+				       "if $r < 0 then .costs.%s_send_ns == null else "
+				       "(.costs.pipe_write_ns + .costs.pipe_read_ns + "
+				       "($r - .sources.measured.pipe_rtt_one_cpu_ns) / 2) as $t | "
+				       "(.costs.%s_send_ns + .costs.%s_recv_ns - $t | fabs <= 2) and "
+				       "(.costs.%s_send_ns - $t * %d / %d | fabs <= 2) end' %s",
+				       k, k, k, k, k, send, sum, path), 0);
+	}
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -r .sources.not_measured %s", path), 0);
+	assert_null(strstr(out, "tcp_send_ns"));
+	assert_null(strstr(out, "udp_recv_ns"));
 	/* A damaged profile is refused with its file and line. */
 	assert_int_equal(tu_sh(out, sizeof(out), "head -c 200 %s > %s.cut", path, path), 0);
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --cost-profile %s.cut -- "

@@ -4,7 +4,8 @@
 # if present: dbench's tbench/tbench_srv, rt-app, and pgbench with a
 # PostgreSQL server reachable as PGHOST/PGUSER/PGPASSWORD (database
 # "pgbench", initialised with `pgbench -i -s 10 pgbench`).
-# Usage: tools/validate-workloads.sh [SECONDS]   (per real run; default 5)
+# Usage: [COSTS=PROFILE] tools/validate-workloads.sh [SECONDS]   (per real run; default 5)
+# COSTS: a cost profile for the simulation (wakesim calibrate -o FILE).
 set -eu
 cd "$(dirname "$0")/.."
 secs=${1:-5}
@@ -13,10 +14,10 @@ W=./wakesim
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; pkill -x tbench_srv 2>/dev/null || true' EXIT
 
-sim() { "$W" run --machine host -- "$@" | sed -n "s/^  result *//p" | awk '{print $1}'; }
+sim() { "$W" run --machine host ${COSTS:+--cost-profile "$COSTS"} -- "$@" | sed -n "s/^  result *//p" | awk '{print $1}'; }
 
 if command -v tbench >/dev/null && command -v tbench_srv >/dev/null; then
-	echo "tbench (MB/sec): clients real simulated sim/real"
+	echo "tbench (MB/sec), simulated with costs: ${COSTS:-the default profile}: clients real simulated sim/real"
 	tbench_srv >/dev/null 2>&1 &
 	sleep 1
 	for n in 1 2 4 8; do

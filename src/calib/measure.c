@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -177,6 +179,55 @@ double calib_unix_rw_ns(const struct calib_opts *o)
 	return socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ? -1 : pair_rw_ns(o, sv);
 }
 
+/*
+ * A connected loopback pair (127.0.0.1) of type SOCK_STREAM or
+ * SOCK_DGRAM: sv[1] sends, sv[0] receives. TCP_NODELAY, so each 1-byte
+ * write(2) is a segment sent and delivered at once, as netperf's TCP_RR
+ * sets it. 0, or -1 with nothing left open.
+ */
+static int inet_pair(int type, int sv[2])
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in b = a;
+	socklen_t len = sizeof(a);
+	int one = 1, l = socket(AF_INET, type, 0), c = socket(AF_INET, type, 0);
+
+	sv[0] = sv[1] = -1;
+	if (l < 0 || c < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(l, (struct sockaddr *)&a, &len))
+		goto fail;
+	if (type == SOCK_DGRAM) {
+		len = sizeof(b);
+		if (bind(c, (struct sockaddr *)&b, sizeof(b)) ||
+		    getsockname(c, (struct sockaddr *)&b, &len) ||
+		    connect(c, (struct sockaddr *)&a, sizeof(a)) ||
+		    connect(l, (struct sockaddr *)&b, sizeof(b)))
+			goto fail;
+		sv[0] = l;
+		sv[1] = c;
+		return 0;
+	}
+	if (listen(l, 1) || connect(c, (struct sockaddr *)&a, sizeof(a)))
+		goto fail;
+	sv[0] = accept(l, NULL, NULL);
+	close(l);
+	l = -1;
+	if (sv[0] < 0 || setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    setsockopt(sv[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		goto fail;
+	sv[1] = c;
+	return 0;
+fail:
+	if (l >= 0)
+		close(l);
+	if (c >= 0)
+		close(c);
+	if (sv[0] >= 0)
+		close(sv[0]);
+	sv[0] = sv[1] = -1;
+	return -1;
+}
+
 /* ---- two threads on one CPU ---- */
 
 struct yielder {
@@ -229,6 +280,7 @@ double calib_yield_switch_ns(int cpu, const struct calib_opts *o)
 
 struct piper {
 	int cpu;
+	int sock_type;		/* 0: two pipes; SOCK_STREAM/SOCK_DGRAM: one loopback pair */
 	int a[2], b[2];		/* a: main -> partner, b: partner -> main */
 	long n;
 	int failed;
@@ -256,6 +308,16 @@ static void *pipe_partner(void *arg)
 
 static int piper_open(struct piper *p)
 {
+	if (p->sock_type) {
+		/* One connection both ways: main sends on sv[1], the partner on sv[0]. */
+		int sv[2];
+
+		if (inet_pair(p->sock_type, sv))
+			return -1;
+		p->a[1] = p->b[0] = sv[1];
+		p->a[0] = p->b[1] = sv[0];
+		return 0;
+	}
 	if (pipe(p->a))
 		return -1;
 	if (pipe(p->b)) {
@@ -270,16 +332,19 @@ static void piper_close(struct piper *p)
 {
 	close(p->a[0]);
 	close(p->a[1]);
+	if (p->sock_type)
+		return;
 	close(p->b[0]);
 	close(p->b[1]);
 }
 
-double calib_pipe_rtt_ns(int cpu_a, int cpu_b, const struct calib_opts *o)
+/* The one-byte ping-pong's round trip over pipes or a loopback pair. */
+static double rtt_ns(int cpu_a, int cpu_b, int sock_type, const struct calib_opts *o)
 {
 	double r[REPS];
 
 	for (int rep = 0; rep < REPS; rep++) {
-		struct piper p = { .cpu = cpu_b, .n = iters(o, 100000) };
+		struct piper p = { .cpu = cpu_b, .sock_type = sock_type, .n = iters(o, 100000) };
 		pthread_t t;
 		char c = 1;
 
@@ -304,6 +369,21 @@ double calib_pipe_rtt_ns(int cpu_a, int cpu_b, const struct calib_opts *o)
 		r[rep] = (double)(t1 - t0) / (double)p.n;
 	}
 	return median(r, REPS);
+}
+
+double calib_pipe_rtt_ns(int cpu_a, int cpu_b, const struct calib_opts *o)
+{
+	return rtt_ns(cpu_a, cpu_b, 0, o);
+}
+
+double calib_tcp_rtt_ns(int cpu, const struct calib_opts *o)
+{
+	return rtt_ns(cpu, cpu, SOCK_STREAM, o);
+}
+
+double calib_udp_rtt_ns(int cpu, const struct calib_opts *o)
+{
+	return rtt_ns(cpu, cpu, SOCK_DGRAM, o);
 }
 
 double calib_pipe_rtt_proc_ns(int cpu, const struct calib_opts *o)

@@ -31,6 +31,16 @@ double calib_unix_rw_ns(const struct calib_opts *o);
 double calib_yield_switch_ns(int cpu, const struct calib_opts *o);
 /* One-byte ping-pong over two pipes between threads: the round trip. */
 double calib_pipe_rtt_ns(int cpu_a, int cpu_b, const struct calib_opts *o);
+/*
+ * The same ping-pong between two threads on cpu over one loopback TCP
+ * connection (TCP_NODELAY, as netperf's TCP_RR) or connected UDP pair:
+ * each half is a switch, a send whose softirq delivers to the receiver
+ * (loopback_xmit()) and wakes it, and a receive; a request/response
+ * flow's ACKs ride on the data, as they do in TCP_RR. -1 when the
+ * loopback cannot be used.
+ */
+double calib_tcp_rtt_ns(int cpu, const struct calib_opts *o);
+double calib_udp_rtt_ns(int cpu, const struct calib_opts *o);
 /* The same between two processes on one CPU (address-space switches). */
 double calib_pipe_rtt_proc_ns(int cpu, const struct calib_opts *o);
 /*

@@ -16,6 +16,12 @@
  *   the same between two processes: + 2 address spaces   -> mm_switch_ns
  *   one thread's AF_UNIX send + recv                      -> unix_send_ns,
  *                                        unix_recv_ns (split 500:390)
+ *   the pipe ping-pong on one CPU again over loopback TCP
+ *   (TCP_NODELAY): half the difference is what a send +
+ *   recv costs beyond a pipe write + read                 -> tcp_send_ns,
+ *                                        tcp_recv_ns (split 2600:1900)
+ *   the same over UDP                                     -> udp_send_ns,
+ *                                        udp_recv_ns (split 2000:1500)
  *   pipe ping-pong across CPUs (the wakee polls briefly)  -> poll_wake_ns
  *   the waker's write() in the wake-up below, minus the
  *   write, ttwu_ns and select_ns                          -> ipi_send_ns
@@ -38,10 +44,11 @@
 static const char calibrate_usage[] =
 	"Usage: wakesim calibrate [--quick] [-o FILE]\n"
 	"Measures this machine (cache-line transfers between CPU pairs, syscalls,\n"
-	"pipes, context switches, wake-ups of busy and idle CPUs) with real threads\n"
-	"and writes a cost profile for `host` (JSON; stdout without -o). Use it as\n"
+	"pipes, loopback sockets, context switches, wake-ups of busy and idle CPUs)\n"
+	"with real threads and writes a cost profile for `host` (JSON; stdout\n"
+	"without -o). Use it as\n"
 	"  wakesim run --machine host --cost-profile FILE -- WORKLOAD\n"
-	"Takes about 45 s (--quick: a tenth of the iterations, about 5 s; noisier).\n"
+	"Takes about a minute (--quick: a tenth of the iterations, about 6 s; noisier).\n"
 	"Only what is measured is written; the rest comes from costs/default.json,\n"
 	"and the profile's \"sources\" name it (not_measured, idle_states).\n";
 
@@ -154,6 +161,7 @@ int cmd_calibrate(int argc, char **argv)
 	double yield = calib_yield_switch_ns(0, &co), rtt1 = calib_pipe_rtt_ns(0, 0, &co);
 	double rtt2 = other > 0 ? calib_pipe_rtt_ns(0, other, &co) : -1;
 	double urw = calib_unix_rw_ns(&co), rttp = calib_pipe_rtt_proc_ns(0, &co);
+	double rttt = calib_tcp_rtt_ns(0, &co), rttu = calib_udp_rtt_ns(0, &co);
 	double wake = -1, wake_write = -1;
 
 	if (other > 0 && calib_idle_wake(0, other, 2000, &co, &wake, &wake_write))
@@ -165,6 +173,8 @@ int cmd_calibrate(int argc, char **argv)
 	json_object_object_add(raw, "pipe_rtt_one_cpu_ns", num(rtt1));
 	json_object_object_add(raw, "pipe_rtt_two_cpus_ns", num(rtt2));
 	json_object_object_add(raw, "unix_send_recv_ns", num(urw));
+	json_object_object_add(raw, "tcp_rtt_one_cpu_ns", num(rttt));
+	json_object_object_add(raw, "udp_rtt_one_cpu_ns", num(rttu));
 	json_object_object_add(raw, "pipe_rtt_one_cpu_processes_ns", num(rttp));
 	json_object_object_add(raw, "idle_2ms_wake_ns", num(wake));
 	json_object_object_add(raw, "idle_2ms_wake_write_ns", num(wake_write));
@@ -184,6 +194,25 @@ int cmd_calibrate(int argc, char **argv)
 	if (urw > 0) {
 		k.unix_send_ns = clamp_ns(urw * 500 / 890, 20);
 		k.unix_recv_ns = clamp_ns(urw - (double)k.unix_send_ns, 20);
+	}
+	/*
+	 * Loopback sockets: the send runs the receive side too, in its
+	 * softirq, as the model's tcp_send_ns/udp_send_ns do. Measured as a
+	 * ping-pong, not one thread's send then receive, because there a
+	 * TCP receive that empties the queue sends a window update, an ACK
+	 * segment a request/response flow does not pay (its ACKs ride on
+	 * the next data). Split as costs/default.json splits them.
+	 */
+	double trw = rttt > 0 ? (double)(k.pipe_write_ns + k.pipe_read_ns) + (rttt - rtt1) / 2 : -1;
+	double udrw = rttu > 0 ? (double)(k.pipe_write_ns + k.pipe_read_ns) + (rttu - rtt1) / 2 : -1;
+
+	if (trw > 0) {
+		k.tcp_send_ns = clamp_ns(trw * 2600 / 4500, 20);
+		k.tcp_recv_ns = clamp_ns(trw - (double)k.tcp_send_ns, 20);
+	}
+	if (udrw > 0) {
+		k.udp_send_ns = clamp_ns(udrw * 2000 / 3500, 20);
+		k.udp_recv_ns = clamp_ns(udrw - (double)k.udp_send_ns, 20);
 	}
 	if (rttp > 0)
 		k.mm_switch_ns = clamp_ns((rttp - rtt1) / 2, 0);
@@ -268,6 +297,14 @@ int cmd_calibrate(int argc, char **argv)
 		PUT(unix_send_ns);
 		PUT(unix_recv_ns);
 	}
+	if (trw > 0) {
+		PUT(tcp_send_ns);
+		PUT(tcp_recv_ns);
+	}
+	if (udrw > 0) {
+		PUT(udp_send_ns);
+		PUT(udp_recv_ns);
+	}
 	if (rtt2 > 0)
 		PUT(poll_wake_ns);
 	if (wake_write > 0)
@@ -276,7 +313,8 @@ int cmd_calibrate(int argc, char **argv)
 	json_object_object_add(root, "costs", costs);
 	json_object_object_add(src, "method",
 			       json_object_new_string("src/cli/cmd_calibrate.c: medians of 5 repetitions; "
-						      "pipe write/read split 300:250 and AF_UNIX send/recv 500:390 as in costs/default.json"));
+						      "pipe write/read split 300:250, AF_UNIX send/recv 500:390, loopback "
+						      "TCP 2600:1900 and UDP 2000:1500 as in costs/default.json"));
 	json_object_object_add(src, "measured", raw);
 	json_object_object_add(src, "idle_states", json_object_new_string(idle_src));
 	json_object_object_add(src, "not_measured", not_measured(costs));
