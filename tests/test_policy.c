@@ -727,6 +727,42 @@ static void test_prev_first_tutorial(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * sync_stack.c, SIS_SHORT's upper bound, on two-llc (LLCs {0,1} and
+ * {2,3}): the wakee last ran on CPU 2, now idle. A sync wake-up from CPU
+ * 0 running only its waker: mainline says 1 (as in the tutorial's test
+ * above), sync_stack the waker's CPU 0. With a second task queued on 0,
+ * or without WF_SYNC, the rule does not apply and mainline's answer
+ * stands: prev 2 idle for the non-sync one (wake_affine_idle()'s "prev
+ * is idle"), and for the sync one from a CPU running two tasks, prev 2
+ * as well (the affine step keeps prev; select_idle_sibling() finds it
+ * idle).
+ */
+static void test_sync_stack_bound(void **state)
+{
+	(void)state;
+	const struct wakesim_policy *pol;
+	char err[512];
+	struct machine *m = tu_machine("tests/data/two-llc.json");
+	struct sim *sim = tu_sim(m, "default");
+	struct task_struct *p = tu_task(sim, 2);
+
+	assert_int_equal(policy_lookup("build/policies/sync_stack.so", &pol, err, sizeof(err)), 0);
+	assert_string_equal(pol->name, "sync-stack");
+	tu_busy(sim, 0);
+	policy_sim = sim;
+	sim->this_cpu = 0;
+	assert_int_equal(select_task_rq_fair(sim, p, 2, WF_TTWU | WF_SYNC), 1);
+	assert_int_equal(pol->select_task_rq(p, 2, WF_TTWU | WF_SYNC), 0);
+	assert_int_equal(pol->select_task_rq(p, 2, WF_TTWU), 2);
+	tu_busy(sim, 0);
+	sim->this_cpu = 0;
+	assert_int_equal(pol->select_task_rq(p, 2, WF_TTWU | WF_SYNC), 2);
+	sim->this_cpu = -1;
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 /* The built-in runs end to end, and says so in its header and JSON. */
 static void test_scx_default_run(void **state)
 {
@@ -761,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_misbehaving_policies),
 		cmocka_unit_test(test_scx_default_order),
 		cmocka_unit_test(test_prev_first_tutorial),
+		cmocka_unit_test(test_sync_stack_bound),
 		cmocka_unit_test(test_scx_default_run),
 	};
 
