@@ -314,16 +314,23 @@ static void test_bad_profiles(void **state)
 	expect_profile_refused("{ \"name\": \"\" }", "field \"name\": empty");
 	expect_profile_refused("{ \"name\": \"x\", \"sources\": { \"a\": [1] } }",
 			       "expected a string, or an object");
-	/* Work made free loops at one instant: stopped, not a crash or a hang. */
+	/*
+	 * Work made free loops at one instant: stopped, not a crash or a hang.
+	 * Free means every cost on the path, the new-idle balance's per-CPU
+	 * visits (scan_cpu_ns) and line transfers too: that balance takes its
+	 * time before the CPU goes idle, so with them priced time passes.
+	 */
 	char path[] = "/tmp/wakesim-free-XXXXXX";
 	int fd = mkstemp(path);
 
 	assert_true(fd >= 0);
 	FILE *f = fdopen(fd, "w");
 
-	fputs("{ \"name\": \"free\", \"costs\": { \"c2c_ns\": { \"local\": 0, \"llc\": 0 },"
+	fputs("{ \"name\": \"free\", \"costs\": { \"c2c_ns\": { \"local\": 0, \"smt\": 0,"
+	      " \"cluster\": 0, \"llc\": 0, \"node\": 0, \"package\": 0, \"remote\": 0 },"
 	      " \"context_switch_ns\": 0, \"mm_switch_ns\": 0, \"pipe_write_ns\": 0,"
-	      " \"pipe_read_ns\": 0, \"ttwu_ns\": 0, \"select_ns\": 0, \"ipi_send_ns\": 0,"
+	      " \"pipe_read_ns\": 0, \"ttwu_ns\": 0, \"select_ns\": 0, \"scan_cpu_ns\": 0,"
+	      " \"ipi_send_ns\": 0,"
 	      " \"ipi_latency_ns\": 0, \"poll_wake_ns\": 0, \"tcp_send_ns\": 0, \"tcp_recv_ns\": 0 } }\n",
 	      f);
 	fclose(f);

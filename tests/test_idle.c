@@ -293,6 +293,75 @@ static void test_idle_task_is_current(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * The kernel work of __schedule() on the way to idle takes its time
+ * before the idle task runs (pick_next_task_fair() -> the new-idle
+ * balance, with rq->curr still the task that blocked and interrupts
+ * off). On ideal-2cpu, where no transfer or balance step costs, CPU 0's
+ * only task blocks at 1 ms with 5 us of such work charged. Until 1.005 ms
+ * CPU 0 is busy and idle_cpu() says no; a wake-up queued on it at 1.002
+ * ms waits in the wake list (its IPI is held) and runs at 1.005 ms,
+ * having left no idle state; the 5 us count as busy time. Without a
+ * wake-up the idle task runs at 1.005 ms.
+ */
+static void test_newidle_window(void **state)
+{
+	(void)state;
+	for (int wake = 0; wake <= 1; wake++) {
+		struct machine *m = tu_machine("tests/data/ideal-2cpu.json");
+		struct sim *sim = tu_sim(m, "default");
+		struct rq *rq = cpu_rq(sim, 0);
+		struct task_struct *a = tu_busy(sim, 0), *b = tu_task(sim, 0);
+		struct cpumask only0;
+
+		cpumask_clear(&only0);
+		cpumask_set_cpu(0, &only0);
+		b->cpus_ptr = sim_cpumask(sim, &only0);
+		b->nr_cpus_allowed = 1;
+		sim->now = NSEC_PER_MSEC;
+		rq->seg_start = sim->now;
+		u64 busy0 = rq->busy_ns;
+
+		sim->this_cpu = 0;
+		a->__state = TASK_INTERRUPTIBLE;
+		deactivate_task(sim, rq, a, DEQUEUE_SLEEP);
+		sim->kcost_ns = 5000;
+		schedule(sim, rq);
+		assert_int_equal(rq->mode, CPU_MODE_NEWIDLE);
+		assert_false(idle_cpu(sim, 0));
+		assert_true(event_queued(&rq->ev_run));
+		assert_int_equal(rq->ev_run.time, NSEC_PER_MSEC + 5000);
+		if (wake) {
+			sim->now = NSEC_PER_MSEC + 2000;
+			sim->this_cpu = 1;
+			assert_int_equal(try_to_wake_up(sim, b, 0), 1);
+			ttwu_queue_event(sim, b); /* the waker's enqueue step */
+			assert_ptr_equal(rq->wake_list, b);
+			assert_true(event_queued(&rq->ev_ipi));
+			evq_cancel(&sim->eng.evq, &rq->ev_ipi);
+			exec_handle_ipi(sim, 0);
+			assert_int_equal(rq->nr_running, 0); /* held until the balance returns */
+			assert_int_equal(rq->mode, CPU_MODE_NEWIDLE);
+		}
+		sim->now = NSEC_PER_MSEC + 5000;
+		evq_cancel(&sim->eng.evq, &rq->ev_run);
+		exec_handle_run(sim, 0);
+		assert_int_equal(rq->busy_ns - busy0, 5000);
+		if (wake) {
+			assert_ptr_equal(rq->curr, b);
+			assert_int_equal(rq->mode, CPU_MODE_RUNNING);
+			for (int st = 0; st < m->nr_idle_states; st++)
+				assert_int_equal(sim->met.idle_exits[st], 0);
+		} else {
+			assert_int_equal(rq->mode, CPU_MODE_IDLE);
+			assert_true(idle_cpu(sim, 0));
+		}
+		sim->this_cpu = -1;
+		tu_sim_free(sim);
+		tu_machine_free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_idle_tick_balances),
 		cmocka_unit_test(test_newidle_moves_next_balance),
 		cmocka_unit_test(test_idle_task_is_current),
+		cmocka_unit_test(test_newidle_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

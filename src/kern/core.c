@@ -217,6 +217,7 @@ void resched_curr(struct sim *sim, struct rq *rq)
 		}
 		break;
 	case CPU_MODE_RUNNING:
+	case CPU_MODE_NEWIDLE: /* not polling: an IPI, acted on after the balance */
 		break;
 	}
 	charge(sim, sim->m->costs.ipi_send_ns);

@@ -40,6 +40,15 @@ void cpu_sync(struct sim *sim, struct rq *rq)
 	struct task_struct *p = rq->curr;
 	u64 now = sim->now;
 
+	if (rq->mode == CPU_MODE_NEWIDLE) {
+		/* The balance on the way to idle: busy, no task's progress. */
+		if (now > rq->seg_start) {
+			rq->busy_ns += now - rq->seg_start;
+			sim->met.busy_ns += now - rq->seg_start;
+			rq->seg_start = now;
+		}
+		return;
+	}
 	if (rq->mode != CPU_MODE_RUNNING || !p || now <= rq->seg_start) {
 		if (now > rq->seg_start)
 			rq->seg_start = now;
@@ -181,6 +190,55 @@ static u64 switch_lines(struct sim *sim, struct rq *rq)
 	       cacheline_write(sim->m, &rq->pend_line, rq->cpu, sim->now);
 }
 
+static void do_schedule(struct sim *sim, struct rq *rq);
+static void cpu_continue(struct sim *sim, struct rq *rq);
+
+/*
+ * The kernel work done in __schedule() on the way to idle (the new-idle
+ * balance, its lines and locks) takes its time before the idle task
+ * runs: pick_next_task_fair() balances with rq->curr still the task that
+ * blocked and interrupts off, so for that long the CPU is busy, is not
+ * idle to idle_cpu() (a scan passes it by, a sibling's
+ * __update_idle_core() sees no idle core), and a wake-up queued on it
+ * is acted on only when the balance returns. newidle_window_end() runs
+ * at ev_run.
+ */
+static void newidle_window(struct sim *sim, struct rq *rq, struct task_struct *prev)
+{
+	rq->mode = CPU_MODE_NEWIDLE;
+	rq->newidle_prev = prev;
+	rq->seg_start = sim->now;
+	evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + sim->kcost_ns);
+	sim->kcost_ns = 0;
+	smt_update(sim, rq->cpu);
+}
+
+/*
+ * __schedule() returns from the balance: the timers and wake-ups that
+ * came meanwhile (their interrupts were held), then a task if one is
+ * queued, else the idle task.
+ */
+static void newidle_window_end(struct sim *sim, struct rq *rq)
+{
+	struct task_struct *prev = rq->newidle_prev;
+
+	cpu_sync(sim, rq);
+	rq->newidle_prev = NULL;
+	timer_run_expired(sim, rq);
+	if (rq->wake_list)
+		sched_ttwu_pending(sim, rq);
+	if (rq->nr_running) {
+		do_schedule(sim, rq);
+		cpu_continue(sim, rq);
+		return;
+	}
+	/* Their work was done in the handlers' time: nothing to wait for. */
+	sim->kcost_ns = 0;
+	rq->need_resched = false;
+	idle_enter(sim, rq, prev);
+	smt_update(sim, rq->cpu);
+}
+
 /*
  * __schedule(): put prev back (if still runnable), pick next with
  * pick_next_entity(), try new-idle balance when nothing is runnable, and switch.
@@ -229,6 +287,10 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		}
 		if (rq->mode != CPU_MODE_IDLE) {
 			evq_cancel(&sim->eng.evq, &rq->ev_run);
+			if (sim->kcost_ns) {
+				newidle_window(sim, rq, prev);
+				return;
+			}
 			idle_enter(sim, rq, prev);
 			smt_update(sim, cpu);
 		}
@@ -416,6 +478,10 @@ void exec_handle_run(struct sim *sim, int cpu)
 
 	sim->this_cpu = cpu;
 	sim->kcost_ns = 0;
+	if (rq->mode == CPU_MODE_NEWIDLE) {
+		newidle_window_end(sim, rq);
+		return;
+	}
 	if (rq->mode == CPU_MODE_EXITING) {
 		idle_exit(sim, rq);
 		timer_run_expired(sim, rq);
@@ -474,6 +540,7 @@ void exec_handle_ipi(struct sim *sim, int cpu)
 		return;
 	}
 	case CPU_MODE_EXITING:
+	case CPU_MODE_NEWIDLE: /* interrupts are off in __schedule(): after the balance */
 		return;
 	case CPU_MODE_RUNNING:
 		cpu_sync(sim, rq);

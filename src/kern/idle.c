@@ -173,7 +173,7 @@ static void idle_cpu_reads(struct sim *sim, int cpu)
 	struct rq *rq = &sim->rq[cpu];
 
 	line_read(sim, &rq->curr_line);
-	if (rq->curr)
+	if (rq->curr || rq->mode == CPU_MODE_NEWIDLE)
 		return;
 	line_read(sim, &rq->line);
 	if (rq->nr_running)

@@ -110,10 +110,15 @@ void idle_exit(struct sim *sim, struct rq *rq);
  * work) or lets the governor choose again.
  */
 void idle_tick(struct sim *sim, struct rq *rq);
-/* The CPU runs its idle task with nothing queued or pending: idle_cpu() without S2. */
+/*
+ * The CPU runs its idle task with nothing queued or pending: idle_cpu()
+ * without S2. A CPU still balancing on its way to idle is not: the
+ * kernel's rq->curr is the task that blocked until the switch.
+ */
 static inline bool rq_is_idle(const struct rq *rq)
 {
-	return !rq->curr && rq->nr_running == 0 && !rq->ttwu_pending;
+	return !rq->curr && rq->mode != CPU_MODE_NEWIDLE && rq->nr_running == 0 &&
+	       !rq->ttwu_pending;
 }
 /* idle_cpu(): curr is idle, nothing queued, no wake pending (plus S2). */
 bool idle_cpu(struct sim *sim, int cpu);

@@ -253,6 +253,13 @@ enum cpu_mode {
 	CPU_MODE_IDLE,	/* in idle state rq->idle_state */
 	CPU_MODE_EXITING,	/* leaving an idle state; runs schedule() at ev_run */
 	CPU_MODE_RUNNING,	/* running rq->curr */
+	/*
+	 * In __schedule() on the way to idle, doing the new-idle balance
+	 * (and the rest of the kernel work charged there) that found nothing:
+	 * busy, and not idle to idle_cpu(), whose rq->curr is still the task
+	 * that blocked; the idle task runs at ev_run.
+	 */
+	CPU_MODE_NEWIDLE,
 };
 
 struct rq {
@@ -260,6 +267,7 @@ struct rq {
 	unsigned int nr_running;	/* fair tasks here, curr included */
 	struct cfs_rq cfs;
 	struct task_struct *curr;	/* NULL while the idle task runs */
+	struct task_struct *newidle_prev; /* CPU_MODE_NEWIDLE: the task that blocked */
 	struct task_struct *idle;	/* the idle task: current while curr is NULL */
 	bool need_resched;
 	int ttwu_pending;		/* wakes queued on the wake list, not yet enqueued */
