@@ -302,12 +302,17 @@ static void test_idle_task_is_current(void **state)
  * CPU 0 is busy and idle_cpu() says no; a wake-up queued on it at 1.002
  * ms waits in the wake list (its IPI is held) and runs at 1.005 ms,
  * having left no idle state; the 5 us count as busy time. Without a
- * wake-up the idle task runs at 1.005 ms.
+ * wake-up the idle task runs at 1.005 ms. A balance whose levels end at
+ * 1.0015, 1.003 and 1.005 ms stops at 1.003 ms, the end of the level in
+ * progress when the wake-up came (newidle_balance() checks after each
+ * level), and the wakee runs then, 3 us of busy time in all.
  */
 static void test_newidle_window(void **state)
 {
 	(void)state;
-	for (int wake = 0; wake <= 1; wake++) {
+	/* wake 2: the balance was three levels, ending at 1.0015, 1.003 and
+	 * 1.005 ms; the wake-up at 1.002 ms stops it at the level's end. */
+	for (int wake = 0; wake <= 2; wake++) {
 		struct machine *m = tu_machine("tests/data/ideal-2cpu.json");
 		struct sim *sim = tu_sim(m, "default");
 		struct rq *rq = cpu_rq(sim, 0);
@@ -331,6 +336,15 @@ static void test_newidle_window(void **state)
 		assert_false(idle_cpu(sim, 0));
 		assert_true(event_queued(&rq->ev_run));
 		assert_int_equal(rq->ev_run.time, NSEC_PER_MSEC + 5000);
+		u64 end = NSEC_PER_MSEC + 5000;
+
+		if (wake == 2) {
+			rq->newidle_level_end[0] = NSEC_PER_MSEC + 1500;
+			rq->newidle_level_end[1] = NSEC_PER_MSEC + 3000;
+			rq->newidle_level_end[2] = NSEC_PER_MSEC + 5000;
+			rq->newidle_levels = 3;
+			end = NSEC_PER_MSEC + 3000;
+		}
 		if (wake) {
 			sim->now = NSEC_PER_MSEC + 2000;
 			sim->this_cpu = 1;
@@ -342,11 +356,12 @@ static void test_newidle_window(void **state)
 			exec_handle_ipi(sim, 0);
 			assert_int_equal(rq->nr_running, 0); /* held until the balance returns */
 			assert_int_equal(rq->mode, CPU_MODE_NEWIDLE);
+			assert_int_equal(rq->ev_run.time, end);
 		}
-		sim->now = NSEC_PER_MSEC + 5000;
+		sim->now = end;
 		evq_cancel(&sim->eng.evq, &rq->ev_run);
 		exec_handle_run(sim, 0);
-		assert_int_equal(rq->busy_ns - busy0, 5000);
+		assert_int_equal(rq->busy_ns - busy0, end - NSEC_PER_MSEC);
 		if (wake) {
 			assert_ptr_equal(rq->curr, b);
 			assert_int_equal(rq->mode, CPU_MODE_RUNNING);

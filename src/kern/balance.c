@@ -618,6 +618,7 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 
 	POLICY_CALL(sim, newidle, rq->cpu);
 
+	rq->newidle_levels = 0;
 	if (rq->ttwu_pending)
 		return 0;
 	rq->idle_stamp = sim->now;
@@ -659,6 +660,8 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 			curr_cost += cost;
 			sim->met.newidle_balances++;
 			sim->met.newidle_ns += cost;
+			if (rq->newidle_levels < NEWIDLE_MAX_LEVELS)
+				rq->newidle_level_end[rq->newidle_levels++] = sim->kcost_ns;
 		}
 		if (pulled || rq->nr_running || rq->ttwu_pending)
 			break;

@@ -216,8 +216,10 @@ void resched_curr(struct sim *sim, struct rq *rq)
 			return;
 		}
 		break;
+	case CPU_MODE_NEWIDLE: /* not polling: an IPI, acted on after the balance level */
+		newidle_interrupt(sim, rq);
+		break;
 	case CPU_MODE_RUNNING:
-	case CPU_MODE_NEWIDLE: /* not polling: an IPI, acted on after the balance */
 		break;
 	}
 	charge(sim, sim->m->costs.ipi_send_ns);
@@ -321,6 +323,9 @@ static void ttwu_queue_wakelist(struct sim *sim, struct task_struct *p, int cpu)
 	bool was_empty = !rq->wake_list;
 
 	rq->ttwu_pending++;
+	/* v5.12's balance loop checks nr_running only, not ttwu_pending. */
+	if (sim->tun->kver != KV_5_12)
+		newidle_interrupt(sim, rq);
 	p->wake_entry = NULL;
 	if (was_empty) {
 		rq->wake_list = p;

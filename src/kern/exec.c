@@ -196,8 +196,10 @@ static void cpu_continue(struct sim *sim, struct rq *rq);
 /*
  * The kernel work done in __schedule() on the way to idle (the new-idle
  * balance, its lines and locks) takes its time before the idle task
- * runs: pick_next_task_fair() balances with rq->curr still the task that
- * blocked and interrupts off, so for that long the CPU is busy, is not
+ * runs: pick_next_task_fair() balances (sched_balance_newidle(), fair.c
+ * v6.12; newidle_balance() before) with the blocked task still current
+ * and on its CPU and with interrupts still disabled, as that function's
+ * own comment says, so for that long the CPU is busy, is not
  * idle to idle_cpu() (a scan passes it by, a sibling's
  * __update_idle_core() sees no idle core), and a wake-up queued on it
  * is acted on only when the balance returns. newidle_window_end() runs
@@ -208,9 +210,26 @@ static void newidle_window(struct sim *sim, struct rq *rq, struct task_struct *p
 	rq->mode = CPU_MODE_NEWIDLE;
 	rq->newidle_prev = prev;
 	rq->seg_start = sim->now;
+	for (int k = 0; k < rq->newidle_levels; k++)
+		rq->newidle_level_end[k] += sim->now;
 	evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + sim->kcost_ns);
 	sim->kcost_ns = 0;
 	smt_update(sim, rq->cpu);
+}
+
+void newidle_interrupt(struct sim *sim, struct rq *rq)
+{
+	if (rq->mode != CPU_MODE_NEWIDLE)
+		return;
+	for (int k = 0; k < rq->newidle_levels; k++) {
+		u64 end = rq->newidle_level_end[k];
+
+		if (end < sim->now)
+			continue;
+		if (end < rq->ev_run.time)
+			evq_schedule(&sim->eng.evq, &rq->ev_run, end);
+		return;
+	}
 }
 
 /*

@@ -69,6 +69,15 @@ void ttwu_queue_event(struct sim *sim, struct task_struct *p);
 
 /* Pick and switch to the next task on rq, or go idle (__schedule()). */
 void schedule(struct sim *sim, struct rq *rq);
+/*
+ * A task was queued, or a wake-up is pending, on rq while it balances on
+ * its way to idle (CPU_MODE_NEWIDLE): the balance stops at the end of
+ * the domain level in progress, as newidle_balance() checks nr_running
+ * and ttwu_pending after each level (v5.13+: Rik van Riel's "skip
+ * newidle_balance if a wakeup is pending"; v6.12 through
+ * should_we_balance()'s bail-out). No-op in any other mode.
+ */
+void newidle_interrupt(struct sim *sim, struct rq *rq);
 /* Bring rq's accounting of the running piece up to now. */
 void cpu_sync(struct sim *sim, struct rq *rq);
 /* (Re)arm the end of rq's current run piece. */

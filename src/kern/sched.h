@@ -249,6 +249,9 @@ struct menu_device {
 	u64 next_timer_ns;		/* to the next timer, at the last selection */
 };
 
+/* Domain levels whose end a new-idle balance records (deeper ones: not). */
+#define NEWIDLE_MAX_LEVELS 16
+
 enum cpu_mode {
 	CPU_MODE_IDLE,	/* in idle state rq->idle_state */
 	CPU_MODE_EXITING,	/* leaving an idle state; runs schedule() at ev_run */
@@ -268,6 +271,13 @@ struct rq {
 	struct cfs_rq cfs;
 	struct task_struct *curr;	/* NULL while the idle task runs */
 	struct task_struct *newidle_prev; /* CPU_MODE_NEWIDLE: the task that blocked */
+	/*
+	 * When each domain level of the last new-idle balance ended: the
+	 * kernel work charged by then (newidle_balance()), made absolute
+	 * times (ns) once the CPU enters CPU_MODE_NEWIDLE.
+	 */
+	u64 newidle_level_end[NEWIDLE_MAX_LEVELS];
+	int newidle_levels;
 	struct task_struct *idle;	/* the idle task: current while curr is NULL */
 	bool need_resched;
 	int ttwu_pending;		/* wakes queued on the wake list, not yet enqueued */
