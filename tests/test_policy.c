@@ -705,21 +705,35 @@ static void test_scx_default_order(void **state)
  * runs only the waker), then select_idle_sibling() from 0 finds 0 busy and
  * its LLC-mate 1 idle -> 1. prev_first keeps the wakee on idle CPU 2.
  */
+/*
+ * Both tests' scene on two-llc: the plug-in so loaded as wakesim loads it
+ * (its name checked), CPU 0 running only the waker (current), the wakee
+ * *p last on idle CPU 2, and mainline's answer to a sync wake-up: 1.
+ */
+static struct sim *waker_on_0(struct machine *m, const char *so, const char *name,
+			      const struct wakesim_policy **pol, struct task_struct **p)
+{
+	char err[512];
+	struct sim *sim = tu_sim(m, "default");
+
+	*p = tu_task(sim, 2);
+	assert_int_equal(policy_lookup(so, pol, err, sizeof(err)), 0);
+	assert_string_equal((*pol)->name, name);
+	tu_busy(sim, 0);
+	policy_sim = sim;
+	sim->this_cpu = 0;
+	assert_int_equal(select_task_rq_fair(sim, *p, 2, WF_TTWU | WF_SYNC), 1);
+	return sim;
+}
+
 static void test_prev_first_tutorial(void **state)
 {
 	(void)state;
 	const struct wakesim_policy *pol;
-	char err[512];
+	struct task_struct *p;
 	struct machine *m = tu_machine("tests/data/two-llc.json");
-	struct sim *sim = tu_sim(m, "default");
-	struct task_struct *p = tu_task(sim, 2);
+	struct sim *sim = waker_on_0(m, "build/policies/prev_first.so", "prev-first", &pol, &p);
 
-	assert_int_equal(policy_lookup("build/policies/prev_first.so", &pol, err, sizeof(err)), 0);
-	assert_string_equal(pol->name, "prev-first");
-	tu_busy(sim, 0);
-	policy_sim = sim;
-	sim->this_cpu = 0;
-	assert_int_equal(select_task_rq_fair(sim, p, 2, WF_TTWU | WF_SYNC), 1);
 	p->recent_used_cpu = 2;
 	assert_int_equal(pol->select_task_rq(p, 2, WF_TTWU | WF_SYNC), 2);
 	sim->this_cpu = -1;
@@ -742,17 +756,10 @@ static void test_sync_stack_bound(void **state)
 {
 	(void)state;
 	const struct wakesim_policy *pol;
-	char err[512];
+	struct task_struct *p;
 	struct machine *m = tu_machine("tests/data/two-llc.json");
-	struct sim *sim = tu_sim(m, "default");
-	struct task_struct *p = tu_task(sim, 2);
+	struct sim *sim = waker_on_0(m, "build/policies/sync_stack.so", "sync-stack", &pol, &p);
 
-	assert_int_equal(policy_lookup("build/policies/sync_stack.so", &pol, err, sizeof(err)), 0);
-	assert_string_equal(pol->name, "sync-stack");
-	tu_busy(sim, 0);
-	policy_sim = sim;
-	sim->this_cpu = 0;
-	assert_int_equal(select_task_rq_fair(sim, p, 2, WF_TTWU | WF_SYNC), 1);
 	assert_int_equal(pol->select_task_rq(p, 2, WF_TTWU | WF_SYNC), 0);
 	assert_int_equal(pol->select_task_rq(p, 2, WF_TTWU), 2);
 	tu_busy(sim, 0);
