@@ -377,6 +377,50 @@ static void test_newidle_window(void **state)
 	}
 }
 
+/*
+ * The task that blocked is woken while its CPU still balances on its way
+ * to idle: in the kernel it is still on_cpu there, and try_to_wake_up()
+ * queues it on that CPU's wake list with no select_task_rq() (v5.8+;
+ * ttwu_queue_cond(): the CPU runs at most one task). On ideal-2cpu, A
+ * blocks on CPU 0 at 1 ms with 5 us of work on the way; at 1.002 ms
+ * code on idle CPU 1 wakes it. select_task_rq() would take CPU 1 (the
+ * waker's, idle, sharing the LLC with prev 0, which is busy balancing);
+ * A stays on CPU 0's wake list instead and runs there at 1.005 ms.
+ */
+static void test_newidle_wakes_its_prev(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/ideal-2cpu.json");
+	struct sim *sim = tu_sim(m, "default");
+	struct rq *rq = cpu_rq(sim, 0);
+	struct task_struct *a = tu_busy(sim, 0);
+
+	sim->now = NSEC_PER_MSEC;
+	rq->seg_start = sim->now;
+	sim->this_cpu = 0;
+	a->__state = TASK_INTERRUPTIBLE;
+	deactivate_task(sim, rq, a, DEQUEUE_SLEEP);
+	sim->kcost_ns = 5000;
+	schedule(sim, rq);
+	assert_int_equal(rq->mode, CPU_MODE_NEWIDLE);
+	sim->now = NSEC_PER_MSEC + 2000;
+	sim->this_cpu = 1;
+	sim->kcost_ns = 0;
+	assert_int_equal(select_task_rq_fair(sim, a, 0, WF_TTWU), 1);
+	assert_int_equal(try_to_wake_up(sim, a, 0), 1);
+	ttwu_queue_event(sim, a);
+	assert_ptr_equal(rq->wake_list, a);
+	assert_int_equal(task_cpu(a), 0);
+	sim->now = NSEC_PER_MSEC + 5000;
+	evq_cancel(&sim->eng.evq, &rq->ev_run);
+	evq_cancel(&sim->eng.evq, &rq->ev_ipi);
+	exec_handle_run(sim, 0);
+	assert_ptr_equal(rq->curr, a);
+	sim->this_cpu = -1;
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_moves_next_balance),
 		cmocka_unit_test(test_idle_task_is_current),
 		cmocka_unit_test(test_newidle_window),
+		cmocka_unit_test(test_newidle_wakes_its_prev),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

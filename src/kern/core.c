@@ -480,6 +480,21 @@ static void count_wake_target(struct sim *sim, int this_cpu, int prev, int cpu)
 		sim->met.wake_prev_cpu++;
 }
 
+/*
+ * try_to_wake_up()'s p->on_cpu test: p blocked, and its CPU is still in
+ * __schedule() with it as prev (the new-idle balance before the idle
+ * task runs: CPU_MODE_NEWIDLE). ttwu_queue_cond() then takes the wake
+ * list when that CPU may run p and runs at most one task (v6.12; v5.8's
+ * WF_ON_CPU case the same).
+ */
+static bool ttwu_on_cpu(struct sim *sim, struct task_struct *p)
+{
+	struct rq *rq = cpu_rq(sim, task_cpu(p));
+
+	return rq->mode == CPU_MODE_NEWIDLE && rq->newidle_prev == p &&
+	       cpumask_test_cpu(rq->cpu, p->cpus_ptr) && rq->nr_running <= 1;
+}
+
 int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 {
 	const struct costs *k = &sim->m->costs;
@@ -524,6 +539,32 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	sim->met.wakeups++;
 
 	int prev = p->wake_cpu;
+
+	if (ttwu_on_cpu(sim, p)) {
+		/*
+		 * p's CPU is still in __schedule() with p as prev, balancing
+		 * on its way to idle (p->on_cpu): try_to_wake_up() queues p on
+		 * that CPU's wake list, with no select_task_rq() (v5.8+,
+		 * ttwu_queue_cond() for a CPU running at most one task).
+		 */
+		sim->plc = (struct placement){ .prev = prev, .target = prev, .dest = prev,
+					       .reason = PR_ON_CPU, .affine = PA_ON_CPU,
+					       .take_reason = PR_ON_CPU,
+					       .scanned0 = sim->met.sis_scanned };
+		placement_end(sim, p, prev);
+		trace_sched_waking(sim, p);
+		count_wake_target(sim, this_cpu, prev, prev);
+		ttwu_stat(sim, this_cpu, prev);
+		p->wake_flags = wake_flags;
+		p->wake_from_cpu = this_cpu;
+		p->wake_via_list = true;
+		line_write(sim, &sim->rq[prev].pend_line);
+		charge(sim, k->ipi_send_ns);
+		sim->met.ipi_send_ns += k->ipi_send_ns;
+		sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
+		evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + sim->kcost_ns);
+		return 1;
+	}
 	int cpu = select_task_rq(sim, p, prev, wake_flags);
 
 	/*

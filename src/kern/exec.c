@@ -243,6 +243,11 @@ static void newidle_window_end(struct sim *sim, struct rq *rq)
 
 	cpu_sync(sim, rq);
 	rq->newidle_prev = NULL;
+	/*
+	 * The held interrupts run once __schedule() has switched to the
+	 * idle task: this CPU is idle to the wake-ups they make.
+	 */
+	rq->mode = CPU_MODE_RUNNING;
 	timer_run_expired(sim, rq);
 	if (rq->wake_list)
 		sched_ttwu_pending(sim, rq);
@@ -254,6 +259,7 @@ static void newidle_window_end(struct sim *sim, struct rq *rq)
 	/* Their work was done in the handlers' time: nothing to wait for. */
 	sim->kcost_ns = 0;
 	rq->need_resched = false;
+	rq->sched_goidle++;
 	idle_enter(sim, rq, prev);
 	smt_update(sim, rq->cpu);
 }
@@ -298,7 +304,6 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		 * purged by the pick, sets it and leaves nothing to run.)
 		 */
 		rq->need_resched = false;
-		rq->sched_goidle++;
 		if (prev) {
 			trace_sched_switch(sim, cpu, prev, NULL);
 			/* To the idle task: a cost no task waits for. */
@@ -306,6 +311,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		}
 		if (rq->mode != CPU_MODE_IDLE) {
 			evq_cancel(&sim->eng.evq, &rq->ev_run);
+			/* pick_next_task_idle() comes after the balance: counted then. */
 			if (sim->kcost_ns) {
 				newidle_window(sim, rq, prev);
 				return;
@@ -313,6 +319,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 			idle_enter(sim, rq, prev);
 			smt_update(sim, cpu);
 		}
+		rq->sched_goidle++;
 		return;
 	}
 	next = task_of(se);

@@ -24,6 +24,7 @@ static const char *const reason_names[PR_NR] = {
 	[PR_NO_LLC] = "no_sd_llc",
 	[PR_SIS_SHORT_SCAN] = "SIS_SHORT_scan",
 	[PR_POLICY] = "policy",
+	[PR_ON_CPU] = "on_cpu_wakelist",
 };
 
 static const char *const affine_names[PA_NR] = {
@@ -39,6 +40,7 @@ static const char *const affine_names[PA_NR] = {
 	[PA_WEIGHT] = "affine_weight",
 	[PA_WEIGHT_PREV] = "weight_prev",
 	[PA_SIS_SHORT] = "SIS_SHORT_affine",
+	[PA_ON_CPU] = "on_cpu",
 };
 
 static const char *const dist_names[PLACE_DIST_NR] = {

@@ -40,6 +40,7 @@ enum place_reason {
 	PR_NO_LLC,		/* ...target has no sd_llc: target */
 	PR_SIS_SHORT_SCAN,	/* S4's select_idle_cpu() branch: target, unscanned */
 	PR_POLICY,		/* a --policy hook's own answer (not mainline's) */
+	PR_ON_CPU,		/* try_to_wake_up(): prev still in __schedule() with p, its wake list */
 	PR_NR
 };
 
@@ -56,6 +57,7 @@ enum place_affine {
 	PA_WEIGHT,		/* wake_affine_weight(): the waker's CPU is lighter: waker's CPU */
 	PA_WEIGHT_PREV,		/* ...it is not: prev */
 	PA_SIS_SHORT,		/* S4's wake_affine_idle() branch: waker's CPU */
+	PA_ON_CPU,		/* p still on_cpu on prev: no select_task_rq(), prev */
 	PA_NR
 };
 
