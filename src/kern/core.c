@@ -302,8 +302,9 @@ static void ttwu_do_activate(struct sim *sim, struct rq *rq, struct task_struct 
  * ttwu_queue_cond() of v6.12: use the target's wake list when it is in
  * another LLC (do not touch remote cache lines) or, within the LLC, when
  * its runqueue is empty; never for the local CPU. The idle-target case
- * came in v6.0: v5.12 locks a same-LLC target's runqueue and enqueues
- * (its WF_ON_CPU case, a wakee still switching out, is not modelled).
+ * came in v6.0: v5.12 locks a same-LLC target's runqueue and enqueues.
+ * The case of a wakee still switching out (v5.12's WF_ON_CPU) is
+ * ttwu_on_cpu() below: its CPU's wake list, no selection.
  */
 static bool ttwu_queue_cond(struct sim *sim, struct task_struct *p, int cpu)
 {
