@@ -294,6 +294,24 @@ static void test_idle_task_is_current(void **state)
 }
 
 /*
+ * CPU 0's only task a blocks at 1 ms with 5 us of kernel work charged on
+ * the way to idle: CPU 0 enters the new-idle window.
+ */
+static void block_with_work(struct sim *sim, struct task_struct *a)
+{
+	struct rq *rq = cpu_rq(sim, 0);
+
+	sim->now = NSEC_PER_MSEC;
+	rq->seg_start = sim->now;
+	sim->this_cpu = 0;
+	a->__state = TASK_INTERRUPTIBLE;
+	deactivate_task(sim, rq, a, DEQUEUE_SLEEP);
+	sim->kcost_ns = 5000;
+	schedule(sim, rq);
+	assert_int_equal(rq->mode, CPU_MODE_NEWIDLE);
+}
+
+/*
  * The kernel work of __schedule() on the way to idle takes its time
  * before the idle task runs (pick_next_task_fair() -> the new-idle
  * balance, with rq->curr still the task that blocked and interrupts
@@ -323,16 +341,9 @@ static void test_newidle_window(void **state)
 		cpumask_set_cpu(0, &only0);
 		b->cpus_ptr = sim_cpumask(sim, &only0);
 		b->nr_cpus_allowed = 1;
-		sim->now = NSEC_PER_MSEC;
-		rq->seg_start = sim->now;
 		u64 busy0 = rq->busy_ns;
 
-		sim->this_cpu = 0;
-		a->__state = TASK_INTERRUPTIBLE;
-		deactivate_task(sim, rq, a, DEQUEUE_SLEEP);
-		sim->kcost_ns = 5000;
-		schedule(sim, rq);
-		assert_int_equal(rq->mode, CPU_MODE_NEWIDLE);
+		block_with_work(sim, a);
 		assert_false(idle_cpu(sim, 0));
 		assert_true(event_queued(&rq->ev_run));
 		assert_int_equal(rq->ev_run.time, NSEC_PER_MSEC + 5000);
@@ -395,14 +406,7 @@ static void test_newidle_wakes_its_prev(void **state)
 	struct rq *rq = cpu_rq(sim, 0);
 	struct task_struct *a = tu_busy(sim, 0);
 
-	sim->now = NSEC_PER_MSEC;
-	rq->seg_start = sim->now;
-	sim->this_cpu = 0;
-	a->__state = TASK_INTERRUPTIBLE;
-	deactivate_task(sim, rq, a, DEQUEUE_SLEEP);
-	sim->kcost_ns = 5000;
-	schedule(sim, rq);
-	assert_int_equal(rq->mode, CPU_MODE_NEWIDLE);
+	block_with_work(sim, a);
 	sim->now = NSEC_PER_MSEC + 2000;
 	sim->this_cpu = 1;
 	sim->kcost_ns = 0;

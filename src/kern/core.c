@@ -539,34 +539,25 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	sleep_ended(sim, p);
 	sim->met.wakeups++;
 
-	int prev = p->wake_cpu;
+	int prev = p->wake_cpu, cpu;
+	bool on_cpu = ttwu_on_cpu(sim, p);
 
-	if (ttwu_on_cpu(sim, p)) {
+	if (on_cpu) {
 		/*
 		 * p's CPU is still in __schedule() with p as prev, balancing
 		 * on its way to idle (p->on_cpu): try_to_wake_up() queues p on
 		 * that CPU's wake list, with no select_task_rq() (v5.8+,
 		 * ttwu_queue_cond() for a CPU running at most one task).
 		 */
-		sim->plc = (struct placement){ .prev = prev, .target = prev, .dest = prev,
+		cpu = task_cpu(p);
+		sim->plc = (struct placement){ .prev = prev, .target = cpu, .dest = cpu,
 					       .reason = PR_ON_CPU, .affine = PA_ON_CPU,
 					       .take_reason = PR_ON_CPU,
 					       .scanned0 = sim->met.sis_scanned };
-		placement_end(sim, p, prev);
-		trace_sched_waking(sim, p);
-		count_wake_target(sim, this_cpu, prev, prev);
-		ttwu_stat(sim, this_cpu, prev);
-		p->wake_flags = wake_flags;
-		p->wake_from_cpu = this_cpu;
-		p->wake_via_list = true;
-		line_write(sim, &sim->rq[prev].pend_line);
-		charge(sim, k->ipi_send_ns);
-		sim->met.ipi_send_ns += k->ipi_send_ns;
-		sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
-		evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + sim->kcost_ns);
-		return 1;
+		placement_end(sim, p, cpu);
+	} else {
+		cpu = select_task_rq(sim, p, prev, wake_flags);
 	}
-	int cpu = select_task_rq(sim, p, prev, wake_flags);
 
 	/*
 	 * The kernel traces sched_waking before selecting; the selection takes
@@ -583,9 +574,9 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	ttwu_stat(sim, this_cpu, cpu);
 	p->wake_flags = wake_flags;
 	p->wake_from_cpu = this_cpu;
-	p->wake_via_list = sched_feat(TTWU_QUEUE) && this_cpu >= 0 &&
-			   ttwu_queue_cond(sim, p, cpu);
-	if (cpu == this_cpu || this_cpu < 0) {
+	p->wake_via_list = on_cpu || (sched_feat(TTWU_QUEUE) && this_cpu >= 0 &&
+				      ttwu_queue_cond(sim, p, cpu));
+	if (!p->wake_via_list && (cpu == this_cpu || this_cpu < 0)) {
 		/* Local: the rq lock is ours, enqueue right away. */
 		ttwu_do_activate(sim, cpu_rq(sim, cpu), p, wake_flags);
 		sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
