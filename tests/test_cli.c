@@ -259,6 +259,41 @@ static void test_cgroup_paths(void **state)
 			   "cgroup_depth: \"9\" is not an integer in 0..8");
 }
 
+/*
+ * --cpu-dma-latency US: a PM QoS limit. The fixture's states are POLL
+ * (exit 0) and "haltpoll idle" (exit 1 us); a limit of 0 leaves POLL
+ * alone (menu_select() returns state 0 when latency_req is 0), so no
+ * idle period ends in the halt state, while without it hackbench's idle
+ * periods do.
+ */
+static void test_cpu_dma_latency(void **state)
+{
+	(void)state;
+	char buf[1 << 14];
+	const char *w = tu_wakesim();
+	unsigned long poll = 0, halt = 0;
+	const char *at;
+
+	assert_int_equal(tu_sh(buf, sizeof(buf), "%s run --machine %s --cpu-dma-latency 0 -- "
+			       "hackbench -g 1 -l 5", w, HOST), 0);
+	assert_non_null(strstr(buf, "sysctls cpu_latency_qos_ns=0"));
+	assert_non_null(at = strstr(buf, "idle_exits_POLL"));
+	assert_int_equal(sscanf(at, "idle_exits_POLL %lu", &poll), 1);
+	assert_non_null(at = strstr(buf, "idle_exits_haltpoll_idle"));
+	assert_int_equal(sscanf(at, "idle_exits_haltpoll_idle %lu", &halt), 1);
+	assert_true(poll > 0);
+	assert_int_equal(halt, 0);
+	assert_int_equal(tu_sh(buf, sizeof(buf), "%s run --machine %s -- hackbench -g 1 -l 5", w,
+			       HOST), 0);
+	assert_non_null(at = strstr(buf, "idle_exits_haltpoll_idle"));
+	assert_int_equal(sscanf(at, "idle_exits_haltpoll_idle %lu", &halt), 1);
+	assert_true(halt > 0);
+	expect_usage_error("run --cpu-dma-latency 2us -- hackbench",
+			   "--cpu-dma-latency: \"2us\" is not an integer in 0..2000000000");
+	expect_usage_error("compare --cpu-dma-latency -1 -- hackbench",
+			   "--cpu-dma-latency: \"-1\" is not an integer");
+}
+
 static void test_compare_json_and_jobs(void **state)
 {
 	(void)state;
@@ -506,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_stdout_full),
 		cmocka_unit_test(test_sysctl_spellings),
 		cmocka_unit_test(test_cgroup_paths),
+		cmocka_unit_test(test_cpu_dma_latency),
 		cmocka_unit_test(test_compare_json_and_jobs),
 		cmocka_unit_test(test_rerun),
 		cmocka_unit_test(test_schedstat),

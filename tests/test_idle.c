@@ -71,6 +71,46 @@ static void test_menu_choice(void **state)
 }
 
 /*
+ * A PM QoS limit (/dev/cpu_dma_latency; cpuidle_governor_latency_req())
+ * on probe-2s, a CPU idle a while (the 45 ms of test_menu_choice, C6
+ * with no limit): 10 us admits C1E's exit (10 us) and not C6's (100 us):
+ * C1E, the tick stopped (45 ms is over a tick). 2 us admits C1's 2 us
+ * exactly: C1. 1 us is under C1's exit: state 0 at once, and as POLL
+ * polls the tick stays (menu_select()'s first test). A machine booted
+ * under 10 us starts in C1E, not C6.
+ */
+static void test_menu_latency_qos(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/probe-2s.json");
+	const u64 limit[3] = { 10000, 2000, 1000 };
+	const int want[3] = { 2, 1, 0 };
+	const bool want_stop[3] = { true, true, false };
+
+	for (int k = 0; k < 3; k++) {
+		struct sim *sim = calloc(1, sizeof(*sim));
+		struct sim_config cfg = { .seed = 1 };
+		char err[512], set[64];
+		bool stop;
+
+		assert_non_null(sim);
+		sched_features_default_for(&cfg.features, KV_MAINLINE);
+		sched_tunables_default(&cfg.tunables, m->topo.nr_cpus);
+		snprintf(set, sizeof(set), "cpu_latency_qos_ns=%llu", (unsigned long long)limit[k]);
+		assert_int_equal(sched_tunables_set(&cfg.tunables, KV_MAINLINE, set, err, sizeof(err)), 0);
+		cpumask_setall(&cfg.allowed);
+		assert_int_equal(sim_init(sim, m, &cfg, err, sizeof(err)), 0);
+		assert_int_equal(sim->rq[0].idle_state, want[k]);
+		sim->now = NOW;
+		sim->rq[0].tick_stopped = false;
+		assert_int_equal(select_on(sim, 0, &stop), want[k]);
+		assert_int_equal(stop, want_stop[k]);
+		tu_sim_free(sim);
+	}
+	tu_machine_free(m);
+}
+
+/*
  * The 15-us threshold of v6.12: with 10-us periods and a timer 3 us away,
  * mainline does not look at the timer (C1, as above); v6.4 does, and a
  * timer before C1's 4-us residency leaves only state 0, POLL, which keeps
@@ -429,6 +469,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_menu_choice),
+		cmocka_unit_test(test_menu_latency_qos),
 		cmocka_unit_test(test_menu_timer_query_by_version),
 		cmocka_unit_test(test_menu_update),
 		cmocka_unit_test(test_tick_kept_or_stopped),

@@ -309,6 +309,17 @@ int out_commit(struct out_buf *ob, const char *path)
 	return ret;
 }
 
+/* One more --sysctl assignment: 1, or -1 (printed) when the list is full. */
+static int push_sysctl(const char *cmd, struct common_opts *o, const char *assignment)
+{
+	if (o->nr_sysctl == (int)(sizeof(o->sysctl) / sizeof(o->sysctl[0]))) {
+		fprintf(stderr, "wakesim %s: too many --sysctl\n", cmd);
+		return -1;
+	}
+	o->sysctl[o->nr_sysctl++] = assignment;
+	return 1;
+}
+
 int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 	       struct common_opts *o)
 {
@@ -338,12 +349,7 @@ int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 			return -1;
 		}
 		snprintf(o->wc_buf, sizeof(o->wc_buf), "wc_threshold_ns=%.0f", d * scale);
-		if (o->nr_sysctl == (int)(sizeof(o->sysctl) / sizeof(o->sysctl[0]))) {
-			fprintf(stderr, "wakesim %s: too many --sysctl\n", cmd);
-			return -1;
-		}
-		o->sysctl[o->nr_sysctl++] = o->wc_buf;
-		return 1;
+		return push_sysctl(cmd, o, o->wc_buf);
 	}
 	case 'K': {
 		int kv = kernel_version_parse(optarg);
@@ -361,12 +367,7 @@ int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 		o->cost_profile = optarg;
 		return 1;
 	case 'S':
-		if (o->nr_sysctl == (int)(sizeof(o->sysctl) / sizeof(o->sysctl[0]))) {
-			fprintf(stderr, "wakesim %s: too many --sysctl\n", cmd);
-			return -1;
-		}
-		o->sysctl[o->nr_sysctl++] = optarg;
-		return 1;
+		return push_sysctl(cmd, o, optarg);
 	case 's':
 		if (parse_count(cmd, "--seed", optarg, 0, INT64_MAX, &v))
 			return -1;
@@ -406,13 +407,18 @@ int common_opt(const char *cmd, int c, int argc, char **argv, const char *usage,
 			return -1;
 		}
 		snprintf(o->cgroup_buf, sizeof(o->cgroup_buf), "cgroup_depth=%d", depth);
-		if (o->nr_sysctl == (int)(sizeof(o->sysctl) / sizeof(o->sysctl[0]))) {
-			fprintf(stderr, "wakesim %s: too many --sysctl\n", cmd);
-			return -1;
-		}
-		o->sysctl[o->nr_sysctl++] = o->cgroup_buf;
-		return 1;
+		return push_sysctl(cmd, o, o->cgroup_buf);
 	}
+	case OPT_CPU_DMA_LATENCY:
+		/*
+		 * --cpu-dma-latency 2: what a benchmark harness writes to
+		 * /dev/cpu_dma_latency (tuned's force_latency) to keep CPUs out
+		 * of idle states slower to leave than 2 us.
+		 */
+		if (parse_count(cmd, "--cpu-dma-latency", optarg, 0, 2000000000, &v))
+			return -1;
+		snprintf(o->qos_buf, sizeof(o->qos_buf), "cpu_latency_qos_ns=%lld", (long long)v * 1000);
+		return push_sysctl(cmd, o, o->qos_buf);
 	case 'o':
 		o->output = optarg;
 		return 1;

@@ -17,6 +17,7 @@ struct common_opts {
 	const char *cost_profile;	/* --cost-profile NAME|FILE */
 	char wc_buf[64];		/* --wc-threshold, as a --sysctl assignment */
 	char cgroup_buf[32];		/* --cgroup PATH, as cgroup_depth=N */
+	char qos_buf[48];		/* --cpu-dma-latency US, as cpu_latency_qos_ns=N */
 	int kver;			/* --kernel: enum kernel_version */
 	const char *features;		/* --features (run) */
 	const char *policy;		/* --policy NAME|FILE.so (NULL: mainline) */
@@ -50,9 +51,10 @@ int build_spec(const char *cmd, const struct common_opts *o, const struct machin
  */
 void warn_policy_fallbacks(const char *cmd, unsigned long long n);
 
-/* The long options --policy and --cgroup, handled by common_opt(). */
+/* The long options --policy, --cgroup and --cpu-dma-latency, handled by common_opt(). */
 #define OPT_POLICY 1100
 #define OPT_CGROUP 1101
+#define OPT_CPU_DMA_LATENCY 1102
 
 /*
  * What a result depends on besides machine, features and seed: the CPU

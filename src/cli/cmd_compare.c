@@ -38,6 +38,7 @@ static const char compare_usage[] =
 	"                       [--sysctl NAME=VALUE]... [--node N | --cpus LIST]\n"
 	"                       [--sig-level PCT] [-j N] [--json | --csv] [-o FILE] [--quiet]\n"
 	"                       [--plot DIR] [--robust N] [--cgroup PATH]\n"
+	"                       [--cpu-dma-latency US]\n"
 	"                       -- WORKLOAD [ARGS...]\n"
 	"Runs every side N times (default 5; seeds FIRST..FIRST+N-1) per load level.\n"
 	"Sides: --base (default \"default\", the --kernel profile's) and --test, named base\n"
@@ -62,6 +63,7 @@ static const char compare_usage[] =
 	"change's sign and the costs it follows most (Spearman's rho); with --plot, the\n"
 	"change against the cost it follows most (robust.png).\n"
 	"--cgroup PATH: both sides' workload runs in this cgroup (`wakesim run --help`).\n"
+	"--cpu-dma-latency US: both sides under this PM QoS limit (`wakesim run --help`).\n"
 	"On a terminal, a progress bar\n"
 	"with ETA runs on stderr unless --quiet.\n"
 	"Without a workload: S2's `hackbench -g 32 -f 20 --threads --pipe -l 400 -s 100`\n"
@@ -179,6 +181,7 @@ int cmd_compare(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },  { "jobs", required_argument, NULL, 'j' },
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "cpu-dma-latency", required_argument, NULL, OPT_CPU_DMA_LATENCY },
 		{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 	};
 	struct common_opts o = { .node = -1, .seed = 1, .kver = KV_MAINLINE };

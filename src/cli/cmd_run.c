@@ -28,8 +28,8 @@ static const char run_usage[] =
 	"Usage: wakesim run [--machine M] [--kernel K] [--cost-profile P] [--features F]\n"
 	"                   [--policy NAME|FILE.so] [--sysctl NAME=VALUE]... [--seed N]\n"
 	"                   [--node N | --cpus LIST]\n"
-	"                   [--wc-threshold T] [--cgroup PATH] [--schedstat FILE]\n"
-	"                   [--trace FILE]\n"
+	"                   [--wc-threshold T] [--cgroup PATH] [--cpu-dma-latency US]\n"
+	"                   [--schedstat FILE] [--trace FILE]\n"
 	"                   [--trace-window FROM:TO] [--trace-max-size SIZE] [--json]\n"
 	"                   [-o FILE] [--quiet]\n"
 	"                   -- WORKLOAD [ARGS...]\n"
@@ -45,6 +45,9 @@ static const char run_usage[] =
 	"--cgroup PATH: the workload runs in this cgroup (e.g.\n"
 	"/user.slice/user-0.slice/session-1.scope), one task group per level, each\n"
 	"with the tg->load_avg every CPU updates and reads (default: the root).\n"
+	"--cpu-dma-latency US: a PM QoS limit, as written to /dev/cpu_dma_latency\n"
+	"(tuned's force_latency): the cpuidle governor chooses no idle state whose\n"
+	"exit latency exceeds US microseconds (2 on spr-8480-2s: C1E and shallower).\n"
 	"--schedstat FILE: also write the run's counters as /proc/schedstat shows\n"
 	"them (version 15, or 16 on mainline), for tools that diff schedstat.\n"
 	"--trace FILE: write the sched events (switch, waking, wakeup, wakeup_new,\n"
@@ -249,6 +252,7 @@ static const struct option run_longopts[] = {
 	{ "trace-max-size", required_argument, NULL, 'Z' },
 	{ "quiet", no_argument, NULL, 'q' },	     { "policy", required_argument, NULL, OPT_POLICY },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "cpu-dma-latency", required_argument, NULL, OPT_CPU_DMA_LATENCY },
 	{ "help", no_argument, NULL, 'h' },	     { NULL, 0, NULL, 0 },
 };
 

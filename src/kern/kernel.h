@@ -155,6 +155,12 @@ void menu_init(struct menu_device *d);
  */
 int menu_select(struct sim *sim, struct rq *rq, bool *stop_tick);
 /*
+ * The deepest of m's idle states (index) whose exit latency fits a PM QoS
+ * limit of latency_req ns, as menu_select() walks them: 0 when the limit
+ * is under state 1's exit latency.
+ */
+int menu_deepest_state(const struct machine *m, u64 latency_req);
+/*
  * menu_reflect() + menu_update(): the idle period in rq->idle_state ended
  * after residency_ns (exit latency included), by the tick or not.
  */

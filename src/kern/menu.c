@@ -18,8 +18,12 @@
  * prediction is under a tick, unless it is already stopped; a tick that
  * then wakes the CPU is taken as a misprediction (menu_update(): the
  * period counts as 45 ms when the next timer was beyond the tick).
- * Not modelled: latency QoS requests, iowait buckets, the polling state's
- * time limit (poll_time_limit), disabled states.
+ * The global CPU latency QoS limit (cpu_latency_qos_limit(), what
+ * /dev/cpu_dma_latency sets: tunable cpu_latency_qos_ns, --cpu-dma-latency)
+ * bounds the exit latency of the state chosen, as cpuidle_governor_
+ * latency_req() does; a limit under state 1's exit latency leaves state 0.
+ * Not modelled: per-device resume-latency QoS, iowait buckets, the polling
+ * state's time limit (poll_time_limit), states disabled one by one.
  */
 #include <limits.h>
 #include <string.h>
@@ -108,6 +112,15 @@ static unsigned int typical_interval_us(const struct menu_device *d)
 	}
 }
 
+int menu_deepest_state(const struct machine *m, u64 latency_req)
+{
+	int idx = 0;
+
+	while (idx + 1 < m->nr_idle_states && m->idle[idx + 1].exit_latency_ns <= latency_req)
+		idx++;
+	return idx;
+}
+
 int menu_select(struct sim *sim, struct rq *rq, bool *stop_tick)
 {
 	const struct machine *m = sim->m;
@@ -118,7 +131,8 @@ int menu_select(struct sim *sim, struct rq *rq, bool *stop_tick)
 	u64 delta_tick = tick - sim->now % tick;
 	unsigned int typ = typical_interval_us(d);
 	u64 predicted = typ == UINT_MAX ? NO_TIMER_NS : (u64)typ * NSEC_PER_USEC;
-	u64 latency_req = UINT64_MAX;
+	/* cpuidle_governor_latency_req(): the PM QoS limit (/dev/cpu_dma_latency). */
+	u64 latency_req = sim->tun->cpu_latency_qos_ns;
 	int idx = -1;
 
 	if (rq->tick_stopped || next_timer < delta_tick)
@@ -140,7 +154,9 @@ int menu_select(struct sim *sim, struct rq *rq, bool *stop_tick)
 		d->bucket = which_bucket(NO_TIMER_NS);
 		delta_tick = tick / 2;
 	}
-	if (m->nr_idle_states <= 1 || d->next_timer_ns < m->idle[1].target_residency_ns) {
+	if (m->nr_idle_states <= 1 || latency_req == 0 ||
+	    d->next_timer_ns < m->idle[1].target_residency_ns ||
+	    latency_req < m->idle[1].exit_latency_ns) {
 		/* State 0 whatever the rest says; the tick stays if it polls. */
 		*stop_tick = !m->idle[0].polling;
 		return 0;
@@ -149,7 +165,7 @@ int menu_select(struct sim *sim, struct rq *rq, bool *stop_tick)
 		/* A stopped tick makes a short misprediction costly: trust the timer. */
 		if (predicted < tick)
 			predicted = d->next_timer_ns;
-	} else {
+	} else if (latency_req > predicted) {
 		latency_req = predicted; /* performance_multiplier() is 1 without I/O waiters */
 	}
 	for (int i = 0; i < m->nr_idle_states; i++) {

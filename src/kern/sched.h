@@ -456,6 +456,9 @@ struct sched_domains {
 
 /* ---- tunables (sysctl / debugfs), kern/sysctl.c ---- */
 
+/* No PM QoS limit: PM_QOS_CPU_LATENCY_DEFAULT_VALUE, 2000 s (include/linux/pm_qos.h). */
+#define CPU_LATENCY_QOS_NONE_NS (2000ULL * NSEC_PER_SEC)
+
 /* The deepest --cgroup path: task groups below the root (kern/tg.c). */
 #define TG_MAX_DEPTH 8
 
@@ -468,6 +471,7 @@ struct sched_tunables {
 	u64 timer_slack_ns;		/* hrtimer slack of SCHED_OTHER sleeps */
 	u64 wc_threshold_ns;		/* work-conservation checker (wakesim, not the kernel) */
 	u64 cgroup_depth;		/* task groups from the root to the workload's (--cgroup) */
+	u64 cpu_latency_qos_ns;		/* PM QoS CPU latency limit (/dev/cpu_dma_latency) */
 	/* CFS (v5.12, v6.4 profiles), each 1 + ilog2(min(CPUs, 8)) times: */
 	u64 sched_latency_ns;		/* sysctl_sched_latency, 6 ms */
 	u64 min_granularity_ns;		/* sysctl_sched_min_granularity, 0.75 ms */

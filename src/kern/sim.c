@@ -91,6 +91,8 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	}
 	for (int d = 0; d < TG_MAX_DEPTH; d++)
 		cacheline_init(&sim->tg_load_line[d]);
+	int deepest_state = menu_deepest_state(m, cfg->tunables.cpu_latency_qos_ns);
+
 	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
 		struct rq *rq = &sim->rq[cpu];
 
@@ -104,8 +106,11 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		cacheline_init(&rq->idle->flips_line);
 		cfs_rq_init(&rq->cfs);
 		rq->mode = CPU_MODE_IDLE;
-		/* A booted machine has been idle a while: deepest state, tick off. */
-		rq->idle_state = m->nr_idle_states - 1;
+		/*
+		 * A booted machine has been idle a while: tick off, in the
+		 * deepest state the PM QoS limit allows (menu_select()).
+		 */
+		rq->idle_state = deepest_state;
 		rq->nohz_idle = true;
 		rq->tick_stopped = true;
 		menu_init(&rq->menu);
