@@ -7,7 +7,8 @@
  *   CPU whose governor keeps the tick stays out of the nohz mask and in
  *   nr_busy_cpus, wakes every tick and balances itself at the idle
  *   interval (sched_tick() -> sched_balance_trigger(), fair.c v6.12);
- * - current in an interrupt: the idle task when nothing runs.
+ * - current in an interrupt: the idle task when nothing runs;
+ * - the new-idle balance's window: busy, wake-ups and timers held.
  *
  * probe-2s's states: POLL 0/0 (polls), C1 2/4, C1E 10/20, C6 100/400 us
  * (exit latency / target residency). two-llc has costs/default.json's:
@@ -429,6 +430,54 @@ static void test_newidle_window(void **state)
 }
 
 /*
+ * A timer that expires while its CPU balances on the way to idle waits
+ * for __schedule() to end: interrupts are off there, and the timer
+ * interrupt is taken once the switch is done. On ideal-2cpu, B (bound
+ * to CPU 0) sleeps with its hrtimer on CPU 0 due at 1.002 ms; A blocks
+ * at 1 ms with 5 us of balance to do. At 1.002 ms the timer is only
+ * held: B still sleeps, and no IPI is sent (the CPU is not idle). At
+ * 1.005 ms the balance ends, the held interrupt wakes B on CPU 0 and B
+ * runs there at once (no run delay: it was not queued at 1.002 ms), with
+ * no idle state entered.
+ */
+static void test_newidle_holds_timers(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/ideal-2cpu.json");
+	struct sim *sim = tu_sim(m, "default");
+	struct rq *rq = cpu_rq(sim, 0);
+	struct task_struct *a = tu_busy(sim, 0), *b = tu_task(sim, 0);
+	struct cpumask only0;
+
+	cpumask_clear(&only0);
+	cpumask_set_cpu(0, &only0);
+	b->cpus_ptr = sim_cpumask(sim, &only0);
+	b->nr_cpus_allowed = 1;
+	sim->this_cpu = 0;
+	task_sleep_exact(sim, b, NSEC_PER_MSEC + 2000);
+	block_with_work(sim, a);
+	sim->now = NSEC_PER_MSEC + 2000;
+	evq_cancel(&sim->eng.evq, &b->sleep_timer.ev);
+	timer_handle(sim, &b->sleep_timer);
+	assert_int_equal(b->__state, TASK_INTERRUPTIBLE);
+	assert_ptr_equal(rq->expired, &b->sleep_timer);
+	assert_false(event_queued(&rq->ev_ipi));
+	assert_int_equal(rq->mode, CPU_MODE_NEWIDLE);
+	sim->now = NSEC_PER_MSEC + 5000;
+	evq_cancel(&sim->eng.evq, &rq->ev_run);
+	exec_handle_run(sim, 0);
+	assert_ptr_equal(rq->curr, b);
+	assert_int_equal(b->__state, TASK_RUNNING);
+	assert_int_equal(b->run_delay, 0); /* woken at 1.005 ms, not queued since 1.002 */
+	assert_null(rq->expired);
+	for (int st = 0; st < m->nr_idle_states; st++)
+		assert_int_equal(sim->met.idle_exits[st], 0);
+	sim->this_cpu = -1;
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/*
  * The task that blocked is woken while its CPU still balances on its way
  * to idle: in the kernel it is still on_cpu there, and try_to_wake_up()
  * queues it on that CPU's wake list with no select_task_rq() (v5.8+;
@@ -478,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_idle_task_is_current),
 		cmocka_unit_test(test_newidle_window),
 		cmocka_unit_test(test_newidle_wakes_its_prev),
+		cmocka_unit_test(test_newidle_holds_timers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
