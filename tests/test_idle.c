@@ -78,7 +78,8 @@ static void test_menu_choice(void **state)
  * C1E, the tick stopped (45 ms is over a tick). 2 us admits C1's 2 us
  * exactly: C1. 1 us is under C1's exit: state 0 at once, and as POLL
  * polls the tick stays (menu_select()'s first test). A machine booted
- * under 10 us starts in C1E, not C6.
+ * under 10 us starts in C1E, not C6, tick stopped; under 1 us in POLL
+ * with its tick running, out of nohz and counted in nr_busy_cpus.
  */
 static void test_menu_latency_qos(void **state)
 {
@@ -102,6 +103,14 @@ static void test_menu_latency_qos(void **state)
 		cpumask_setall(&cfg.allowed);
 		assert_int_equal(sim_init(sim, m, &cfg, err, sizeof(err)), 0);
 		assert_int_equal(sim->rq[0].idle_state, want[k]);
+		/* Booted in POLL, a CPU keeps its tick and counts as busy. */
+		bool polls = want[k] == 0;
+
+		assert_int_equal(sim->rq[0].tick_stopped, !polls);
+		assert_int_equal(sim->rq[0].nohz_idle, !polls);
+		assert_int_equal(event_queued(&sim->rq[0].ev_tick), polls);
+		assert_int_equal(sim->doms.cpu[0].sd_llc_shared->nr_busy_cpus,
+				 polls ? sim->doms.cpu[0].sd_llc_size : 0);
 		sim->now = NOW;
 		sim->rq[0].tick_stopped = false;
 		assert_int_equal(select_on(sim, 0, &stop), want[k]);

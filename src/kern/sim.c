@@ -92,6 +92,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	for (int d = 0; d < TG_MAX_DEPTH; d++)
 		cacheline_init(&sim->tg_load_line[d]);
 	int deepest_state = menu_deepest_state(m, cfg->tunables.cpu_latency_qos_ns);
+	bool poll_boot = m->nr_idle_states > 0 && m->idle[deepest_state].polling;
 
 	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
 		struct rq *rq = &sim->rq[cpu];
@@ -107,12 +108,15 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		cfs_rq_init(&rq->cfs);
 		rq->mode = CPU_MODE_IDLE;
 		/*
-		 * A booted machine has been idle a while: tick off, in the
-		 * deepest state the PM QoS limit allows (menu_select()).
+		 * A booted machine has been idle a while: in the deepest state
+		 * the PM QoS limit allows, tick off (nohz), unless that state
+		 * polls: menu_select() then keeps the tick, and the CPU stays
+		 * out of nohz (writing the limit wakes every idle CPU:
+		 * cpu_latency_qos_apply() -> wake_up_all_idle_cpus()).
 		 */
 		rq->idle_state = deepest_state;
-		rq->nohz_idle = true;
-		rq->tick_stopped = true;
+		rq->nohz_idle = !poll_boot;
+		rq->tick_stopped = !poll_boot;
 		menu_init(&rq->menu);
 		rq->speed = m->topo.cpu[cpu].speed * 100;
 		rq->cpu_capacity = m->topo.cpu[cpu].capacity;
@@ -127,6 +131,8 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		event_init(&rq->ev_run, EV_CPU_RUN, cpu, NULL);
 		event_init(&rq->ev_tick, EV_CPU_TICK, cpu, NULL);
 		event_init(&rq->ev_ipi, EV_CPU_IPI, cpu, NULL);
+		if (poll_boot)
+			tick_arm(sim, rq);
 	}
 	/*
 	 * A benchmark starts on a machine that has been up and idle, not at
@@ -139,7 +145,8 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	for (int i = 0; i < sim->doms.nr_shared; i++) {
 		struct sched_domain_shared *sds = &sim->doms.shared[i];
 
-		sds->nr_busy_cpus = 0;
+		/* CPUs that keep their tick count as busy (nohz_balance_exit_idle()). */
+		sds->nr_busy_cpus = poll_boot ? sim->doms.cpu[sds->llc_id].sd_llc_size : 0;
 		sds->has_idle_cores = sim->doms.smt_present;
 		sds->nr_idle_scan = sim->doms.cpu[sds->llc_id].sd_llc_size;
 	}
