@@ -343,6 +343,17 @@ static void test_idle_task_is_current(void **state)
 	tu_machine_free(m);
 }
 
+/* p may run on CPU 0 only. */
+static void bind_to_cpu0(struct sim *sim, struct task_struct *p)
+{
+	struct cpumask only0;
+
+	cpumask_clear(&only0);
+	cpumask_set_cpu(0, &only0);
+	p->cpus_ptr = sim_cpumask(sim, &only0);
+	p->nr_cpus_allowed = 1;
+}
+
 /*
  * CPU 0's only task a blocks at 1 ms with 5 us of kernel work charged on
  * the way to idle: CPU 0 enters the new-idle window.
@@ -385,12 +396,7 @@ static void test_newidle_window(void **state)
 		struct sim *sim = tu_sim(m, "default");
 		struct rq *rq = cpu_rq(sim, 0);
 		struct task_struct *a = tu_busy(sim, 0), *b = tu_task(sim, 0);
-		struct cpumask only0;
-
-		cpumask_clear(&only0);
-		cpumask_set_cpu(0, &only0);
-		b->cpus_ptr = sim_cpumask(sim, &only0);
-		b->nr_cpus_allowed = 1;
+		bind_to_cpu0(sim, b);
 		u64 busy0 = rq->busy_ns;
 
 		block_with_work(sim, a);
@@ -456,12 +462,7 @@ static void test_newidle_holds_timers(void **state)
 	struct sim *sim = tu_sim(m, "default");
 	struct rq *rq = cpu_rq(sim, 0);
 	struct task_struct *a = tu_busy(sim, 0), *b = tu_task(sim, 0);
-	struct cpumask only0;
-
-	cpumask_clear(&only0);
-	cpumask_set_cpu(0, &only0);
-	b->cpus_ptr = sim_cpumask(sim, &only0);
-	b->nr_cpus_allowed = 1;
+	bind_to_cpu0(sim, b);
 	sim->this_cpu = 0;
 	task_sleep_exact(sim, b, NSEC_PER_MSEC + 2000);
 	block_with_work(sim, a);
