@@ -462,6 +462,7 @@ static void test_newidle_holds_timers(void **state)
 	struct sim *sim = tu_sim(m, "default");
 	struct rq *rq = cpu_rq(sim, 0);
 	struct task_struct *a = tu_busy(sim, 0), *b = tu_task(sim, 0);
+
 	bind_to_cpu0(sim, b);
 	sim->this_cpu = 0;
 	task_sleep_exact(sim, b, NSEC_PER_MSEC + 2000);
