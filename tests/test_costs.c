@@ -121,6 +121,31 @@ static void test_coherence_out_of_order(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * The calendar keeps LINE_CAL_BUCKETS buckets of 128 ns. After the three
+ * transfers above (each 60 ns on the probe machine), bucket 8
+ * (1024-1151 ns) is full and bucket 9 holds [1152, 1180). A write at
+ * 17408 ns falls in bucket 136, the same slot as bucket 8: what bucket 8
+ * booked must not be read as bucket 136's, so the write finds the line
+ * free (60, not 128 + 60). A write at 17398 (bucket 135, 118 ns in)
+ * then takes the 10 ns left in bucket 135 and the rest after that write's
+ * [17408, 17468): it completes at 17518, 120 ns after it asked.
+ */
+static void test_coherence_calendar_window(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine(PROBE);
+	struct cacheline l;
+
+	cacheline_init(&l);
+	assert_int_equal(cacheline_write(m, &l, 0, 1000), 60);
+	assert_int_equal(cacheline_write(m, &l, 16, 990), 130);
+	assert_int_equal(cacheline_read(m, &l, 8, 980), 200);
+	assert_int_equal(cacheline_write(m, &l, 0, 136 * LINE_CAL_NS), 60);
+	assert_int_equal(cacheline_write(m, &l, 16, 136 * LINE_CAL_NS - 10), 120);
+	tu_machine_free(m);
+}
+
 static double metric(const char *name)
 {
 	char key[64];
@@ -608,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_coherence_distances),
 		cmocka_unit_test(test_coherence_contention),
 		cmocka_unit_test(test_coherence_out_of_order),
+		cmocka_unit_test(test_coherence_calendar_window),
 		cmocka_unit_test(test_rq_lock_queue),
 		cmocka_unit_test(test_idle_cpu_lines),
 		cmocka_unit_test(test_polling_idle_needs_no_ipi),

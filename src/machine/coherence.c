@@ -132,20 +132,28 @@ static inline __attribute__((always_inline)) u64 fetch_cost(const struct machine
 	return machine_c2c_ns(m, src, cpu);
 }
 
-/* Bucket b's span: empty unless its slot was last written for b. */
+/* Bucket b's span, for b in the window (head - LINE_CAL_BUCKETS, head]. */
 static inline __attribute__((always_inline)) struct line_cal_slot cal_get(const struct line_calendar *c, u64 b)
 {
-	struct line_cal_slot s = c->slot[b % LINE_CAL_BUCKETS];
-
-	if (s.tag != (uint32_t)(b / LINE_CAL_BUCKETS))
-		s.lo = s.hi = 0;
-	return s;
+	return c->slot[b % LINE_CAL_BUCKETS];
 }
 
 static inline __attribute__((always_inline)) void cal_set(struct line_calendar *c, u64 b, unsigned lo, unsigned hi)
 {
-	c->slot[b % LINE_CAL_BUCKETS] = (struct line_cal_slot){
-		.tag = (uint32_t)(b / LINE_CAL_BUCKETS), .lo = (uint8_t)lo, .hi = (uint8_t)hi };
+	c->slot[b % LINE_CAL_BUCKETS] = (struct line_cal_slot){ .lo = (uint8_t)lo, .hi = (uint8_t)hi };
+}
+
+/* Move head up to b: the buckets head+1..b enter the window empty. */
+static inline __attribute__((always_inline)) void cal_advance(struct line_calendar *c, u64 b)
+{
+	if (b <= c->head)
+		return;
+	if (b - c->head >= LINE_CAL_BUCKETS)
+		memset(c->slot, 0, sizeof(c->slot));
+	else
+		for (u64 k = c->head + 1; k <= b; k++)
+			c->slot[k % LINE_CAL_BUCKETS] = (struct line_cal_slot){ 0, 0 };
+	c->head = b;
 }
 
 /* The line's calendar, started from its one transfer in flight. */
@@ -154,13 +162,13 @@ static __attribute__((noinline)) struct line_calendar *calendar(struct cacheline
 	_Static_assert(sizeof(struct line_calendar) % sizeof(uint64_t) == 0, "whole words");
 	struct line_calendar *c = (struct line_calendar *)arena_words(sizeof(*c) / sizeof(uint64_t));
 
-	/* Zeroed slots hold bucket numbers 0..LINE_CAL_BUCKETS-1, all empty. */
+	/* Zeroed slots: every bucket of the window empty. */
 	c->head = l->busy_from / LINE_CAL_NS;
 	for (u64 t = l->busy_from; t < l->busy_until;) {
 		u64 b = t / LINE_CAL_NS, end = (b + 1) * LINE_CAL_NS;
 		u64 upto = end < l->busy_until ? end : l->busy_until;
 
-		c->head = b;
+		cal_advance(c, b);
 		cal_set(c, b, (unsigned)(t - b * LINE_CAL_NS), (unsigned)(upto - b * LINE_CAL_NS));
 		t = upto;
 	}
@@ -180,8 +188,7 @@ static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 {
 	u64 b = now / LINE_CAL_NS;
 
-	if (b > c->head)
-		c->head = b;
+	cal_advance(c, b);
 	if (b + LINE_CAL_BUCKETS <= c->head) {
 		b = c->head - LINE_CAL_BUCKETS + 1;
 		now = b * LINE_CAL_NS;
@@ -189,8 +196,7 @@ static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 	u64 off = now - b * LINE_CAL_NS;
 
 	for (;; b++, off = 0) {
-		if (b > c->head)
-			c->head = b;
+		cal_advance(c, b);
 		struct line_cal_slot s = cal_get(c, b);
 		u64 from;
 

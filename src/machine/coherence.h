@@ -42,15 +42,15 @@
  * at a time however the requests are ordered, and a queue forms when more
  * are asked for than it can make. Each bucket keeps the span booked in it
  * ([lo, hi) ns from its start; hi 0: none), so the time before and after
- * a span is free. A slot of the ring holds bucket number tag x
- * LINE_CAL_BUCKETS + its index, so a slot left from an older turn of the
- * ring reads as empty without being cleared. From the arena, at the first
- * overlap.
+ * a span is free. Bucket b lives in slot b % LINE_CAL_BUCKETS; the slots
+ * of the buckets that enter the window as head moves up are cleared
+ * then, so two bytes a slot say it all (a quarter of a tagged slot: the
+ * calendars of a busy run are most of the lines' memory traffic). From
+ * the arena, at the first overlap.
  */
 #define LINE_CAL_BUCKETS 128
 #define LINE_CAL_NS 128
 struct line_cal_slot {
-	uint32_t tag;		/* bucket number / LINE_CAL_BUCKETS of what lo, hi describe */
 	uint8_t lo, hi;
 };
 struct line_calendar {
