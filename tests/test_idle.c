@@ -525,6 +525,77 @@ static void test_newidle_wakes_its_prev(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * The balance on the way to idle takes what sched_clock() measures of it
+ * (sched_balance_newidle()'s domain_cost, fair.c v6.12), so it stretches
+ * while the SMT sibling runs, as a task's own work does (smt_speed_pct
+ * 60 on ideal-2c2t: x 100/60, rounded up to the ns). CPU 0's sibling is
+ * CPU 1; CPU 2 runs one task with a second queued (the root domain is
+ * overloaded), so CPU 0 balances when its task blocks at 1 ms. With
+ * scan_cpu_ns 100 and free transfers, the SMT level visits 2 runqueues
+ * (200 ns of work) and finds nothing; the MC level visits 4 (400 ns).
+ * Measured: 200 and 400 ns with the sibling idle, 334 and 667 with it
+ * busy. (With the sibling idle the MC level pulls the queued task, the
+ * local group having two idle CPUs to the busiest's one, and it runs;
+ * with it busy each group has one idle CPU and the task counts, 1 and 2,
+ * differ by less than two, so nothing moves and CPU 0 enters the
+ * window: calculate_imbalance().) And a window of 5 us of
+ * work on the way to idle ends at 1.005 ms, or at 1.008334 ms while the
+ * sibling runs.
+ */
+static void test_newidle_cost_is_time(void **state)
+{
+	(void)state;
+	for (int busy = 0; busy <= 1; busy++) {
+		struct machine *m = tu_machine("tests/data/ideal-2c2t.json");
+
+		m->costs.scan_cpu_ns = 100;
+		struct sim *sim = tu_sim(m, "default");
+		struct rq *rq = cpu_rq(sim, 0);
+		struct task_struct *a = tu_busy(sim, 0), *q = tu_task(sim, 2);
+
+		tu_busy(sim, 2);
+		q->__state = TASK_RUNNING;
+		sim->this_cpu = 2;
+		activate_task(sim, cpu_rq(sim, 2), q, ENQUEUE_WAKEUP);
+		sim->this_cpu = -1;
+		if (busy)
+			tu_busy(sim, 1);
+		smt_update(sim, 0);
+		assert_true(sim->doms.rd.overloaded);
+		sim->now = NSEC_PER_MSEC;
+		rq->seg_start = sim->now;
+		sim->this_cpu = 0;
+		sim->kcost_ns = 0;
+		a->__state = TASK_INTERRUPTIBLE;
+		deactivate_task(sim, rq, a, DEQUEUE_SLEEP);
+		schedule(sim, rq);
+		struct sched_domain *smt = sim->doms.cpu[0].sd;
+
+		assert_int_equal(smt->max_newidle_lb_cost, busy ? 334 : 200);
+		assert_int_equal(smt->parent->max_newidle_lb_cost, busy ? 667 : 400);
+		assert_ptr_equal(rq->curr, busy ? NULL : q);
+		sim->this_cpu = -1;
+		tu_sim_free(sim);
+		tu_machine_free(m);
+	}
+	for (int busy = 0; busy <= 1; busy++) {
+		struct machine *m = tu_machine("tests/data/ideal-2c2t.json");
+		struct sim *sim = tu_sim(m, "default");
+		struct rq *rq = cpu_rq(sim, 0);
+		struct task_struct *a = tu_busy(sim, 0);
+
+		if (busy)
+			tu_busy(sim, 1);
+		smt_update(sim, 0);
+		block_with_work(sim, a);
+		assert_int_equal(rq->ev_run.time, NSEC_PER_MSEC + (busy ? 8334 : 5000));
+		sim->this_cpu = -1;
+		tu_sim_free(sim);
+		tu_machine_free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -539,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_window),
 		cmocka_unit_test(test_newidle_wakes_its_prev),
 		cmocka_unit_test(test_newidle_holds_timers),
+		cmocka_unit_test(test_newidle_cost_is_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

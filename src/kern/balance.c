@@ -654,14 +654,20 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 			u64 before = sim->kcost_ns;
 
 			pulled = sched_balance_rq(sim, rq->cpu, sd, CPU_NEWLY_IDLE);
-			u64 cost = sim->kcost_ns - before;
+			/*
+			 * domain_cost is sched_clock_cpu() after minus before:
+			 * time, so the work takes longer while the SMT sibling
+			 * runs (cpu_wall_ns()), as the task's own work does.
+			 */
+			u64 cost = cpu_wall_ns(sim->kcost_ns - before, rq->speed);
 
 			update_newidle_cost(sim, sd, cost);
 			curr_cost += cost;
 			sim->met.newidle_balances++;
 			sim->met.newidle_ns += cost;
 			if (rq->newidle_levels < NEWIDLE_MAX_LEVELS)
-				rq->newidle_level_end[rq->newidle_levels++] = sim->kcost_ns;
+				rq->newidle_level_end[rq->newidle_levels++] =
+					cpu_wall_ns(sim->kcost_ns, rq->speed);
 		}
 		if (pulled || rq->nr_running || rq->ttwu_pending)
 			break;

@@ -89,7 +89,7 @@ void cpu_arm(struct sim *sim, struct rq *rq)
 	 * interrupt it at the seam, so it needs no event there. */
 	if (p->kwork_left && !p->cold_ns && p->step_kernel)
 		size += p->work_left;
-	u64 dur = (size * FULL_SPEED + rq->speed - 1) / rq->speed;
+	u64 dur = cpu_wall_ns(size, rq->speed);
 
 	rq->seg_start = sim->now;
 	rq->piece_end = sim->now + dur;
@@ -212,7 +212,7 @@ static void newidle_window(struct sim *sim, struct rq *rq, struct task_struct *p
 	rq->seg_start = sim->now;
 	for (int k = 0; k < rq->newidle_levels; k++)
 		rq->newidle_level_end[k] += sim->now;
-	evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + sim->kcost_ns);
+	evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + cpu_wall_ns(sim->kcost_ns, rq->speed));
 	sim->kcost_ns = 0;
 	smt_update(sim, rq->cpu);
 }

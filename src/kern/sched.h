@@ -215,6 +215,16 @@ static inline int task_cpu(const struct task_struct *p)
 /* rq->speed of a speed-1024 CPU running alone on its core. */
 #define FULL_SPEED (1024u * 100u)
 
+/*
+ * ns of nominal work (a CPU of speed 1024 with its sibling idle) as the
+ * time it takes at speed (FULL_SPEED = 100% of 1024), rounded up: what
+ * sched_clock() would measure of it.
+ */
+static inline u64 cpu_wall_ns(u64 nominal, unsigned int speed)
+{
+	return (nominal * FULL_SPEED + speed - 1) / speed;
+}
+
 struct cfs_rq {
 	unsigned int nr_queued;	/* entities on this cfs_rq, curr included */
 	unsigned long load;	/* sum of their weights */
@@ -273,8 +283,8 @@ struct rq {
 	struct task_struct *newidle_prev; /* CPU_MODE_NEWIDLE: the task that blocked */
 	/*
 	 * When each domain level of the last new-idle balance ended: the
-	 * kernel work charged by then (newidle_balance()), made absolute
-	 * times (ns) once the CPU enters CPU_MODE_NEWIDLE.
+	 * kernel work charged by then (newidle_balance()) as time at the
+	 * CPU's speed, made absolute (ns) once the CPU enters CPU_MODE_NEWIDLE.
 	 */
 	u64 newidle_level_end[NEWIDLE_MAX_LEVELS];
 	int newidle_levels;
