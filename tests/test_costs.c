@@ -102,16 +102,22 @@ static void test_coherence_contention(void **state)
  * cost 60.) A read requested at 400, long before, takes the idle time
  * there: 60 from the last writer, no wait.
  */
+/* A fresh line written by 0 at 1000, by 16 at 990, read by 8 at 980. */
+static void book_three(const struct machine *m, struct cacheline *l)
+{
+	cacheline_init(l);
+	assert_int_equal(cacheline_write(m, l, 0, 1000), 60);
+	assert_int_equal(cacheline_write(m, l, 16, 990), 130);
+	assert_int_equal(cacheline_read(m, l, 8, 980), 200);
+}
+
 static void test_coherence_out_of_order(void **state)
 {
 	(void)state;
 	struct machine *m = tu_machine(PROBE);
 	struct cacheline l;
 
-	cacheline_init(&l);
-	assert_int_equal(cacheline_write(m, &l, 0, 1000), 60);
-	assert_int_equal(cacheline_write(m, &l, 16, 990), 130);
-	assert_int_equal(cacheline_read(m, &l, 8, 980), 200);
+	book_three(m, &l);
 	/* Shared now: a read at 1150 waits for the transfer in flight until 1180. */
 	assert_int_equal(cacheline_read(m, &l, 9, 1150), 30 + 60);
 	cacheline_init(&l);
@@ -137,10 +143,7 @@ static void test_coherence_calendar_window(void **state)
 	struct machine *m = tu_machine(PROBE);
 	struct cacheline l;
 
-	cacheline_init(&l);
-	assert_int_equal(cacheline_write(m, &l, 0, 1000), 60);
-	assert_int_equal(cacheline_write(m, &l, 16, 990), 130);
-	assert_int_equal(cacheline_read(m, &l, 8, 980), 200);
+	book_three(m, &l);
 	assert_int_equal(cacheline_write(m, &l, 0, 136 * LINE_CAL_NS), 60);
 	assert_int_equal(cacheline_write(m, &l, 16, 136 * LINE_CAL_NS - 10), 120);
 	tu_machine_free(m);
