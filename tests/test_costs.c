@@ -90,6 +90,15 @@ static void test_coherence_contention(void **state)
 	tu_machine_free(m);
 }
 
+/* A fresh line written by 0 at 1000, by 16 at 990, read by 8 at 980. */
+static void book_three(const struct machine *m, struct cacheline *l)
+{
+	cacheline_init(l);
+	assert_int_equal(cacheline_write(m, l, 0, 1000), 60);
+	assert_int_equal(cacheline_write(m, l, 16, 990), 130);
+	assert_int_equal(cacheline_read(m, l, 8, 980), 200);
+}
+
 /*
  * Requests decided out of time order still queue: the line makes one
  * transfer at a time. cpu 0 writes the fresh line at 1000 (from memory:
@@ -102,15 +111,6 @@ static void test_coherence_contention(void **state)
  * cost 60.) A read requested at 400, long before, takes the idle time
  * there: 60 from the last writer, no wait.
  */
-/* A fresh line written by 0 at 1000, by 16 at 990, read by 8 at 980. */
-static void book_three(const struct machine *m, struct cacheline *l)
-{
-	cacheline_init(l);
-	assert_int_equal(cacheline_write(m, l, 0, 1000), 60);
-	assert_int_equal(cacheline_write(m, l, 16, 990), 130);
-	assert_int_equal(cacheline_read(m, l, 8, 980), 200);
-}
-
 static void test_coherence_out_of_order(void **state)
 {
 	(void)state;

@@ -354,11 +354,8 @@ static void bind_to_cpu0(struct sim *sim, struct task_struct *p)
 	p->nr_cpus_allowed = 1;
 }
 
-/*
- * CPU 0's only task a blocks at 1 ms with 5 us of kernel work charged on
- * the way to idle: CPU 0 enters the new-idle window.
- */
-static void block_with_work(struct sim *sim, struct task_struct *a)
+/* CPU 0's task a blocks at 1 ms with work_ns of kernel work already charged. */
+static void block_at_1ms(struct sim *sim, struct task_struct *a, u64 work_ns)
 {
 	struct rq *rq = cpu_rq(sim, 0);
 
@@ -367,9 +364,18 @@ static void block_with_work(struct sim *sim, struct task_struct *a)
 	sim->this_cpu = 0;
 	a->__state = TASK_INTERRUPTIBLE;
 	deactivate_task(sim, rq, a, DEQUEUE_SLEEP);
-	sim->kcost_ns = 5000;
+	sim->kcost_ns = work_ns;
 	schedule(sim, rq);
-	assert_int_equal(rq->mode, CPU_MODE_NEWIDLE);
+}
+
+/*
+ * CPU 0's only task a blocks at 1 ms with 5 us of kernel work charged on
+ * the way to idle: CPU 0 enters the new-idle window.
+ */
+static void block_with_work(struct sim *sim, struct task_struct *a)
+{
+	block_at_1ms(sim, a, 5000);
+	assert_int_equal(cpu_rq(sim, 0)->mode, CPU_MODE_NEWIDLE);
 }
 
 /*
@@ -563,13 +569,7 @@ static void test_newidle_cost_is_time(void **state)
 			tu_busy(sim, 1);
 		smt_update(sim, 0);
 		assert_true(sim->doms.rd.overloaded);
-		sim->now = NSEC_PER_MSEC;
-		rq->seg_start = sim->now;
-		sim->this_cpu = 0;
-		sim->kcost_ns = 0;
-		a->__state = TASK_INTERRUPTIBLE;
-		deactivate_task(sim, rq, a, DEQUEUE_SLEEP);
-		schedule(sim, rq);
+		block_at_1ms(sim, a, 0);
 		struct sched_domain *smt = sim->doms.cpu[0].sd;
 
 		assert_int_equal(smt->max_newidle_lb_cost, busy ? 334 : 200);

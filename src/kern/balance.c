@@ -655,9 +655,10 @@ int newidle_balance(struct sim *sim, struct rq *rq)
 
 			pulled = sched_balance_rq(sim, rq->cpu, sd, CPU_NEWLY_IDLE);
 			/*
-			 * domain_cost is sched_clock_cpu() after minus before:
-			 * time, so the work takes longer while the SMT sibling
-			 * runs (cpu_wall_ns()), as the task's own work does.
+			 * sched_balance_newidle()'s domain_cost (fair.c v6.12;
+			 * newidle_balance() in v6.4) is sched_clock_cpu() after
+			 * minus before: time, so the work takes longer while the
+			 * SMT sibling runs (cpu_wall_ns()), as a task's own does.
 			 */
 			u64 cost = cpu_wall_ns(sim->kcost_ns - before, rq->speed);
 

@@ -44,9 +44,8 @@
  * ([lo, hi) ns from its start; hi 0: none), so the time before and after
  * a span is free. Bucket b lives in slot b % LINE_CAL_BUCKETS; the slots
  * of the buckets that enter the window as head moves up are cleared
- * then, so two bytes a slot say it all (a quarter of a tagged slot: the
- * calendars of a busy run are most of the lines' memory traffic). From
- * the arena, at the first overlap.
+ * then, so two bytes a slot say it all (a quarter of a slot tagged with
+ * its turn of the ring). From the arena, at the first overlap.
  */
 #define LINE_CAL_BUCKETS 128
 #define LINE_CAL_NS 128
