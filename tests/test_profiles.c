@@ -239,6 +239,7 @@ static void test_wakelist(void **state)
 		tu_busy(sim, 0);
 		sim->this_cpu = 0;
 		assert_int_equal(try_to_wake_up(sim, p, 0), 1);
+		tu_wake_read(sim, p);
 		/* prev 5 is idle: wake_affine_idle() keeps it. */
 		assert_int_equal(task_cpu(p), 5);
 		assert_int_equal(p->wake_via_list, listed[k]);

@@ -307,9 +307,11 @@ static void test_numa_wake_affine(void **state)
 	 * that leaves the waker's LLC (an LLC is a node here).
 	 */
 	assert_int_equal(try_to_wake_up(sim, p, WF_SYNC), 1);
+	tu_wake_read(sim, p);
 	assert_int_equal(task_cpu(p), 1);
 	assert_int_equal(sim->met.wake_cross_llc, 0);
 	assert_int_equal(try_to_wake_up(sim, q, WF_SYNC), 1);
+	tu_wake_read(sim, q);
 	assert_int_equal(task_cpu(q), 50);
 	assert_int_equal(sim->met.wake_cross_llc, 1);
 	unsigned int affine = 0;
@@ -343,6 +345,7 @@ static void test_ttwu_schedstats(void **state)
 	p = tu_task(sim, 1);
 	sim->this_cpu = 0;
 	assert_int_equal(try_to_wake_up(sim, p, 0), 1);
+	tu_wake_read(sim, p);
 	assert_int_equal(task_cpu(p), 1);
 	assert_int_equal(sim->rq[0].ttwu_count, 1);
 	assert_int_equal(sim->rq[0].ttwu_local, 0);
@@ -369,6 +372,66 @@ static void test_ttwu_schedstats(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * A wake-up claims the CPU it chose only if that CPU was still idle when
+ * its path read it (try_to_wake_up(): select_idle_cpu() reads the CPU it
+ * returns last, then set_task_cpu() and the write of ttwu_pending).
+ * ideal-4cpu-scan, v6.4: CPUs 0 and 1 run W1 and W2, 2 and 3 are idle;
+ * the path costs ttwu 100 + select 100 + 100 per CPU scanned, the claim
+ * 50 more (the IPI's send). At 1 ms W1 wakes A (prev 0 = target): the
+ * scan reads CPU 1 (busy), then CPU 2 (idle) at 1 ms + 400 ns. B (prev 1)
+ * is woken from CPU 1 at 1 ms + d: its scan reads CPU 2 at d + 300 ns and
+ * claims it 50 ns later.
+ *  - d = 20: B claims CPU 2 at 370 ns, before A's path reads it at 400:
+ *    A's scan goes on to CPU 3 (read at 500 ns) and claims it at 550.
+ *  - d = 70: B claims CPU 2 at 420 ns, after A read it idle at 400: both
+ *    land on CPU 2 (A's claim at 450), the race the kernel has too.
+ */
+static void race_case(int d, int a_cpu, u64 a_claim, int rechecks)
+{
+	struct machine *m = tu_machine("tests/data/ideal-4cpu-scan.json");
+	struct sim *sim = tu_sim_kernel(m, "default", KV_6_4);
+	struct task_struct *a = tu_task(sim, 0), *b = tu_task(sim, 1);
+
+	tu_busy(sim, 0);
+	tu_busy(sim, 1);
+	sim->now = NSEC_PER_MSEC;
+	sim->this_cpu = 0;
+	sim->kcost_ns = 0;
+	assert_int_equal(try_to_wake_up(sim, a, 0), 1);
+	assert_true(a->wake_checking);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 400);
+	sim->now = NSEC_PER_MSEC + (u64)d;
+	sim->this_cpu = 1;
+	sim->kcost_ns = 0;
+	assert_int_equal(try_to_wake_up(sim, b, 0), 1);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + (u64)d + 300);
+	/* B's read of CPU 2 comes first either way: idle, claimed 50 ns on. */
+	tu_wake_read(sim, b);
+	assert_int_equal(task_cpu(b), 2);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + (u64)d + 350);
+	if (b->ev_wake.time < a->ev_wake.time) {
+		evq_cancel(&sim->eng.evq, &b->ev_wake);
+		sim->now = b->ev_wake.time;
+		ttwu_queue_event(sim, b);
+	}
+	tu_wake_read(sim, a);
+	tu_wake_read(sim, a); /* its scan's next answer, if it went on */
+	assert_int_equal(task_cpu(a), a_cpu);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + a_claim);
+	assert_int_equal(sim->met.wake_rechecks, rechecks);
+	assert_int_equal(sim->met.place_reason[PR_SCAN_IDLE_CPU], 2);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+static void test_wake_claims_what_it_read(void **state)
+{
+	(void)state;
+	race_case(20, 3, 550, 1);
+	race_case(70, 2, 450, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_idle_cores_no_smt),
 		cmocka_unit_test(test_numa_wake_affine),
 		cmocka_unit_test(test_ttwu_schedstats),
+		cmocka_unit_test(test_wake_claims_what_it_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -138,6 +138,25 @@ static inline struct task_struct *tu_busy(struct sim *sim, int cpu)
 	return p;
 }
 
+/*
+ * A remote wake-up that took its CPU for being idle reads it again when
+ * its path gets there (try_to_wake_up(), kern/core.c): run that read now,
+ * at its time, so the CPU is claimed (task_cpu(p) is it) or the path goes
+ * on. The caller's waking CPU stays sim->this_cpu.
+ */
+static inline void tu_wake_read(struct sim *sim, struct task_struct *p)
+{
+	int this_cpu = sim->this_cpu;
+
+	if (!p->wake_checking)
+		return;
+	evq_cancel(&sim->eng.evq, &p->ev_wake);
+	sim->now = p->ev_wake.time;
+	ttwu_queue_event(sim, p);
+	sim->this_cpu = this_cpu;
+	sim->kcost_ns = 0;
+}
+
 /* Path of the wakesim binary under test (make passes WAKESIM). */
 static inline const char *tu_wakesim(void)
 {

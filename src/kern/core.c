@@ -374,10 +374,17 @@ void sched_ttwu_pending(struct sim *sim, struct rq *rq)
 }
 
 /* EV_WAKE_ENQUEUE: the waker's CPU finished selecting and now enqueues. */
+static void ttwu_check_event(struct sim *sim, struct task_struct *p);
+
 void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 {
 	int cpu = task_cpu(p);
 	struct rq *rq = cpu_rq(sim, cpu);
+
+	if (p->wake_checking) {
+		ttwu_check_event(sim, p);
+		return;
+	}
 
 	sim->this_cpu = p->wake_from_cpu;
 	sim->kcost_ns = 0;
@@ -435,7 +442,9 @@ static int select_task_rq(struct sim *sim, struct task_struct *p, int prev_cpu, 
 		sim->met.policy_fallbacks += sim->cfg.policy != NULL;
 		cpu = cpumask_first(p->cpus_ptr); /* select_fallback_rq() */
 	}
-	placement_end(sim, p, cpu);
+	/* A wake-up records its placement when it claims the CPU (try_to_wake_up()). */
+	if (!(wake_flags & WF_TTWU))
+		placement_end(sim, p, cpu);
 	return cpu;
 }
 
@@ -495,6 +504,9 @@ static bool ttwu_on_cpu(struct sim *sim, struct task_struct *p)
 	return rq->mode == CPU_MODE_NEWIDLE && rq->newidle_prev == p &&
 	       cpumask_test_cpu(rq->cpu, p->cpus_ptr) && rq->nr_running <= 1;
 }
+
+static bool wake_needs_check(struct sim *sim, struct task_struct *p, int cpu);
+static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_cpu, u64 kcost0);
 
 int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 {
@@ -559,28 +571,177 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 		cpu = select_task_rq(sim, p, prev, wake_flags);
 	}
 
+	p->wake_flags = wake_flags;
+	p->wake_from_cpu = this_cpu;
+	p->wake_prev = sim->plc.sis_prev;
+	p->wake_target = sim->plc.sis_target;
+	p->wake_rechecks = 0;
+	if (!on_cpu && wake_needs_check(sim, p, cpu)) {
+		sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
+		return 1;
+	}
+	if (!on_cpu)
+		placement_end(sim, p, cpu);
 	/*
-	 * The kernel traces sched_waking before selecting; the selection takes
-	 * no simulated time, so writing it after sched_select_rq keeps the
-	 * timestamps and puts the reason right before the pair it explains.
+	 * The kernel traces sched_waking before selecting; writing it after
+	 * sched_select_rq, at the time the choice is final, puts the reason
+	 * right before the pair it explains.
 	 */
 	trace_sched_waking(sim, p);
+	ttwu_claim(sim, p, cpu, on_cpu, kcost0);
+	return 1;
+}
 
-	count_wake_target(sim, this_cpu, prev, cpu);
+/*
+ * The kernel reads the CPU it chooses at its place in the path that
+ * chooses it (select_idle_sibling()'s test of target, prev or
+ * recent_used_cpu; select_idle_cpu()'s scan, which stops at the first
+ * idle core or CPU it reads, or returns after the whole walk the first
+ * idle CPU it saw), and claims it after: set_task_cpu(), then
+ * ttwu_queue_wakelist()'s write of ttwu_pending (try_to_wake_up(),
+ * core.c v6.4 and v6.12). The model decides at the wake-up's start with
+ * the states of then; what it may not do is claim a CPU another wake-up
+ * claimed before this path could have read it. So a remote wake-up that
+ * took its CPU for being idle reads it again at the time its path got
+ * there (plc.check_kcost into the path): still idle, the claim follows
+ * as before; taken meanwhile, the path goes on from there, a scan from
+ * the next CPU with its budget left, a test of target, prev or recent
+ * with the rest of select_idle_sibling() (run again from its start: the
+ * tests before it cost a few reads), and the claim waits for the new
+ * answer, which is read again in turn. Within [read, claim] the race is
+ * the kernel's own (the SIS_SHORT changelog's select_task_rq() against
+ * the enqueue) and is left alone. The placement is recorded, and traced
+ * with sched_waking, once its CPU is final.
+ */
+static bool wake_relies_on_idle(enum place_reason r)
+{
+	switch (r) {
+	case PR_TARGET_IDLE:
+	case PR_PREV_IDLE:
+	case PR_RECENT_IDLE:
+	case PR_SMT_SIBLING:
+	case PR_SCAN_IDLE_CORE:
+	case PR_SCAN_IDLE_CPU:
+	case PR_PREV_OTHER_CLUSTER:
+	case PR_RECENT_OTHER_CLUSTER:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The longest chain of re-reads one wake-up makes before it claims anyway. */
+#define WAKE_RECHECKS_MAX 8
+
+static bool wake_needs_check(struct sim *sim, struct task_struct *p, int cpu)
+{
+	int this_cpu = p->wake_from_cpu;
+
+	if (this_cpu < 0 || cpu == this_cpu || !wake_relies_on_idle(sim->plc.reason) ||
+	    sim->plc.dest != cpu || p->wake_rechecks >= WAKE_RECHECKS_MAX)
+		return false;
+	p->wake_cpu_chosen = cpu;
+	p->wake_checking = true;
+	/* A scan's answer goes on with the scan; a test of target, prev or
+	 * recent_used_cpu with the rest of select_idle_sibling(). */
+	bool scanned = sim->plc.reason == PR_SCAN_IDLE_CORE || sim->plc.reason == PR_SCAN_IDLE_CPU;
+
+	p->wake_scan_from = scanned ? sim->plc.scan_next : -1;
+	p->wake_scan_nr = sim->plc.scan_nr;
+	p->wake_scan_core = sim->plc.scan_core;
+	/* The placement so far, with the runqueues its path has examined. */
+	p->wake_plc = sim->plc;
+	p->wake_plc.scanned0 = sim->met.sis_scanned - sim->plc.scanned0;
+	evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + sim->plc.check_kcost);
+	return true;
+}
+
+/*
+ * A CPU's kernel work that an event adds to it after its step was
+ * priced: the running task does it next (as the step's own costs are).
+ */
+static void charge_cpu_late(struct sim *sim, int cpu, u64 ns)
+{
+	struct rq *rq;
+
+	if (cpu < 0 || !ns)
+		return;
+	rq = cpu_rq(sim, cpu);
+	if (rq->mode != CPU_MODE_RUNNING || !rq->curr)
+		return;
+	cpu_sync(sim, rq);
+	rq->curr->kwork_left += ns;
+	cpu_arm(sim, rq);
+}
+
+/* The chosen CPU as the path reads it now: idle, or taken since the start. */
+static void ttwu_check_event(struct sim *sim, struct task_struct *p)
+{
+	int cpu = p->wake_cpu_chosen;
+	bool idle;
+
+	p->wake_checking = false;
+	sim->this_cpu = -1; /* the read was priced when the path was */
+	idle = available_idle_cpu(sim, cpu);
+	sim->this_cpu = p->wake_from_cpu;
+	sim->kcost_ns = 0;
+	sim->plc = p->wake_plc;
+	/* scanned0 held the runqueues examined so far: count on from now. */
+	sim->plc.scanned0 = sim->met.sis_scanned - p->wake_plc.scanned0;
+	if (!idle) {
+		p->wake_rechecks++;
+		sim->met.wake_rechecks++;
+		sim->plc.resumed = true;
+		sim->plc.dest = -1;
+		if (p->wake_scan_from >= 0)
+			cpu = select_idle_cpu_resume(sim, p, p->wake_target, p->wake_scan_core,
+						     p->wake_scan_from, p->wake_scan_nr);
+		else if (POLICY_HAS(sim, select_idle_sibling))
+			POLICY_DECIDE_CPU(sim, &cpu, 0, select_idle_sibling, p, p->wake_prev,
+					  p->wake_target);
+		else
+			cpu = select_idle_sibling(sim, p, p->wake_prev, p->wake_target);
+		if (wake_needs_check(sim, p, cpu)) {
+			charge_cpu_late(sim, p->wake_from_cpu, sim->kcost_ns);
+			sim->met.wakeup_path_ns += sim->kcost_ns;
+			sim->kcost_ns = 0;
+			sim->this_cpu = -1;
+			return;
+		}
+	}
+	placement_end(sim, p, cpu);
+	trace_sched_waking(sim, p);
+	ttwu_claim(sim, p, cpu, false, 0);
+	charge_cpu_late(sim, p->wake_from_cpu, sim->kcost_ns);
+	sim->kcost_ns = 0;
+	sim->this_cpu = -1;
+}
+
+/*
+ * The rest of try_to_wake_up() once the CPU is chosen: set_task_cpu(),
+ * then an enqueue on the local runqueue, or a remote one's wake-list
+ * entry or locked enqueue at the end of the path's cost.
+ */
+static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_cpu, u64 kcost0)
+{
+	const struct costs *k = &sim->m->costs;
+	int this_cpu = p->wake_from_cpu;
+	int wake_flags = p->wake_flags;
+
+	count_wake_target(sim, this_cpu, p->wake_cpu, cpu);
 	if (cpu != task_cpu(p)) {
 		wake_flags |= WF_MIGRATED;
 		set_task_cpu(sim, p, cpu);
 	}
 	ttwu_stat(sim, this_cpu, cpu);
 	p->wake_flags = wake_flags;
-	p->wake_from_cpu = this_cpu;
 	p->wake_via_list = on_cpu || (sched_feat(TTWU_QUEUE) && this_cpu >= 0 &&
 				      ttwu_queue_cond(sim, p, cpu));
 	if (!p->wake_via_list && (cpu == this_cpu || this_cpu < 0)) {
 		/* Local: the rq lock is ours, enqueue right away. */
 		ttwu_do_activate(sim, cpu_rq(sim, cpu), p, wake_flags);
 		sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
-		return 1;
+		return;
 	}
 	/* Remote: the wake-list entry or the locked enqueue happens once the
 	 * selection work is done; price the remote rq line now. */
@@ -596,7 +757,6 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	}
 	sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
 	evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + sim->kcost_ns);
-	return 1;
 }
 
 void wake_up_new_task(struct sim *sim, struct task_struct *p)

@@ -377,6 +377,14 @@ void record_wakee(struct sim *sim, struct task_struct *waker, struct task_struct
 int wake_wide(struct sim *sim, struct task_struct *waker, struct task_struct *p);
 /* select_idle_sibling(): the fast path's CPU for p, from target's LLC. */
 int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int target);
+/*
+ * select_idle_cpu()'s walk of target's LLC resumed at CPU from (0..nr_cpus-1),
+ * for an idle core if has_idle_core (else an idle CPU, nr CPUs of budget
+ * left): the rest of a scan whose answer was taken before the wake-up's
+ * path read it (try_to_wake_up(), core.c). Returns an idle CPU, else target.
+ */
+int select_idle_cpu_resume(struct sim *sim, struct task_struct *p, int target, bool has_idle_core,
+			   int from, int nr);
 /* wake_affine(): this_cpu or prev_cpu, by WA_IDLE then WA_WEIGHT. */
 int wake_affine(struct sim *sim, struct sched_domain *sd, struct task_struct *p, int this_cpu,
 		int prev_cpu, int sync);

@@ -43,6 +43,7 @@ struct metrics {
 	uint64_t wake_prev_cpu;		/* ...placed on the wakee's previous CPU */
 	uint64_t wake_remote_queued;	/* ...through a wake list (TTWU_QUEUE) */
 	uint64_t wake_requeued;		/* ...still queued (DELAY_DEQUEUE): no CPU selected */
+	uint64_t wake_rechecks;		/* re-reads of a chosen CPU found taken (core.c) */
 	/*
 	 * select_idle_sibling()'s counters, named as in Mel Gorman's SIS
 	 * schedstat patch (B2 of docs/published-baselines.md publishes them).

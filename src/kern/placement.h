@@ -73,6 +73,16 @@ struct placement {
 	/* The reason of a CPU a layer takes before the scan (->sis_scan_budget): its own, or S4's. */
 	enum place_reason take_reason;
 	uint64_t scanned0;	/* met.sis_scanned when it began */
+	/* sim->kcost_ns when the path returned its answer: the time, into the
+	 * path, of its last read of the chosen CPU (ns) */
+	uint64_t check_kcost;
+	uint64_t idle_seen_kcost;	/* ...of an idle-core scan's first idle CPU */
+	/* Where select_idle_cpu()'s walk would go on past its answer: the next
+	 * CPU and the budget left (SCAN_IDLE_CORE/SCAN_IDLE_CPU answers) */
+	int scan_next, scan_nr;
+	bool scan_core;		/* ...and whether it looked for an idle core */
+	int sis_prev, sis_target;	/* select_idle_sibling()'s arguments */
+	bool resumed;		/* the rest of a wake-up's path after a re-read (core.c) */
 };
 
 /* Names as the trace, tables and JSON print them ("prev_idle", "SIS_SHORT_scan"). */

@@ -18,6 +18,7 @@
 #include "../sim/event.h"
 #include "../sim/rng.h"
 #include "features.h"
+#include "placement.h"
 
 typedef int64_t s64;
 typedef uint32_t u32;
@@ -178,6 +179,13 @@ struct task_struct {
 	bool wake_via_list;		/* TTWU_QUEUE path, else direct enqueue */
 	int wake_flags;
 	int wake_from_cpu;
+	int wake_prev, wake_target;	/* the selection's prev and target, for a re-read */
+	int wake_cpu_chosen;		/* the CPU to read again at the path's time */
+	int wake_rechecks;		/* re-reads that found it taken (wake_needs_check()) */
+	int wake_scan_from, wake_scan_nr; /* where its scan goes on, and its budget left */
+	bool wake_scan_core;		/* ...looking for an idle core */
+	struct placement wake_plc;	/* its placement while it waits for that read */
+	bool wake_checking;		/* ev_wake is that re-read, not the enqueue */
 	bool attach_pending;		/* PELT joins the cfs_rq at the next enqueue */
 	struct event ev_wake;
 

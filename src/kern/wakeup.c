@@ -48,6 +48,8 @@ static inline int placed(struct sim *sim, enum place_reason why, int cpu)
 {
 	sim->plc.reason = why;
 	sim->plc.dest = cpu;
+	/* The answer's last read was just made: its time in the path. */
+	sim->plc.check_kcost = sim->kcost_ns;
 	return cpu;
 }
 
@@ -248,8 +250,11 @@ int select_idle_core(struct sim *sim, int core, struct cpumask *cpus, int *idle_
 			}
 			break;
 		}
-		if (*idle_cpu == NO_CPU && cpumask_test_cpu(cpu, cpus))
+		if (*idle_cpu == NO_CPU && cpumask_test_cpu(cpu, cpus)) {
 			*idle_cpu = cpu;
+			/* Read now; returned, if no core is idle, after the whole scan. */
+			sim->plc.idle_seen_kcost = sim->kcost_ns;
+		}
 	}
 	if (idle)
 		return core;
@@ -276,6 +281,18 @@ int select_idle_smt(struct sim *sim, struct task_struct *p, struct sched_domain 
 			return cpu;
 	}
 	return NO_CPU;
+}
+
+/*
+ * After the LLC scan: its answer, placed (and its read timed) by the scan
+ * itself, or target when it found none.
+ */
+static int scan_placed(struct sim *sim, int i, int target)
+{
+	if (i == NO_CPU)
+		return placed(sim, sim->plc.reason, target);
+	sim->plc.dest = i;
+	return i;
 }
 
 #define SCAN_NEXT (-2)
@@ -385,6 +402,71 @@ int select_idle_cpu(struct sim *sim, struct task_struct *p, struct sched_domain 
 	return cpu;
 }
 
+/*
+ * select_idle_cpu()'s walk over cpus from first, with nr the budget left
+ * and idle_cpu an idle CPU already seen (the cluster pass's), to its end:
+ * an idle core or CPU, placed with the time of its read, or none. Where
+ * it stopped is kept (plc.scan_next, plc.scan_nr): a wake-up whose CPU was
+ * taken before its path read it goes on from there (core.c).
+ */
+static int scan_llc_from(struct sim *sim, struct task_struct *p, struct cpumask *cpus,
+			 bool has_idle_core, int target, int first, int nr, int idle_cpu,
+			 struct sched_domain *prop_sd, u64 t0)
+{
+	bool v5_12 = sim->tun->kver == KV_5_12;
+	int this = sim->this_cpu >= 0 ? sim->this_cpu : target;
+	int cpu;
+
+	for_each_cpu_wrap(cpu, cpus, first) {
+		int i = scan_one(sim, p, cpu, cpus, has_idle_core, &nr, &idle_cpu);
+
+		sim->plc.scan_next = (cpu + 1) % sim->nr_cpus;
+		sim->plc.scan_nr = nr;
+		sim->plc.scan_core = has_idle_core;
+		if (i == SCAN_IDLE_CPU)
+			break;
+		if (i != SCAN_NEXT)
+			return scan_end(sim, i, idle_cpu);
+	}
+	/* v5.12 cleared the flag of the waking CPU's LLC, later the target's. */
+	if (has_idle_core)
+		set_idle_cores(sim, v5_12 ? this : target, 0);
+	if (prop_sd)
+		sis_prop_account(sim, prop_sd, this, sim->kcost_ns - t0);
+	if (idle_cpu == NO_CPU)
+		return placed(sim, PR_SCAN_EXHAUSTED, NO_CPU);
+	placed(sim, PR_SCAN_IDLE_CPU, idle_cpu);
+	/* An idle-core scan's fallback was read when first seen, not now:
+	 * its continuation looks for any idle CPU past it. */
+	if (has_idle_core) {
+		sim->plc.check_kcost = sim->plc.idle_seen_kcost;
+		sim->plc.scan_next = (idle_cpu + 1) % sim->nr_cpus;
+		sim->plc.scan_nr = 1 << 30;
+		sim->plc.scan_core = false;
+	}
+	return idle_cpu;
+}
+
+int select_idle_cpu_resume(struct sim *sim, struct task_struct *p, int target, bool has_idle_core,
+			   int from, int nr)
+{
+	struct sched_domain *sd = sim->doms.cpu[target].sd_llc;
+	struct cpumask cpus;
+	u64 k0 = sim->kcost_ns;
+
+	if (!sd)
+		return target;
+	cpumask_and(&cpus, &sd->span, p->cpus_ptr);
+	int i = scan_llc_from(sim, p, &cpus, has_idle_core, target, from, nr, NO_CPU, NULL, 0);
+
+	/* Its time and its failure are the one select_idle_cpu() call's. */
+	sim->met.scan_ns += sim->kcost_ns - k0;
+	sim->met.sis_failed += i == NO_CPU;
+	sis_rq(sim)->sis_failed += i == NO_CPU;
+	return i != NO_CPU ? i : placed(sim, sim->plc.reason, target);
+}
+
+
 static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
 				bool has_idle_core, int target)
 {
@@ -440,6 +522,8 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 				continue;
 			int i = scan_one(sim, p, cpu, &cpus, has_idle_core, &nr, &idle_cpu);
 
+			sim->plc.scan_next = (cpu + 1) % sim->nr_cpus;
+			sim->plc.scan_nr = nr;
 			/* In the cluster pass any idle CPU ends the search. */
 			if (i != SCAN_NEXT)
 				return scan_end(sim, i, idle_cpu);
@@ -453,20 +537,8 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 		/* Any int a policy returns names a CPU, as the walk wraps. */
 		first = (first % sim->nr_cpus + sim->nr_cpus) % sim->nr_cpus;
 	}
-	for_each_cpu_wrap(cpu, &cpus, first) {
-		int i = scan_one(sim, p, cpu, &cpus, has_idle_core, &nr, &idle_cpu);
-
-		if (i == SCAN_IDLE_CPU)
-			break;
-		if (i != SCAN_NEXT)
-			return scan_end(sim, i, idle_cpu);
-	}
-	/* v5.12 cleared the flag of the waking CPU's LLC, later the target's. */
-	if (has_idle_core)
-		set_idle_cores(sim, v5_12 ? this : target, 0);
-	if (prop)
-		sis_prop_account(sim, this_sd, this, sim->kcost_ns - t0);
-	return placed(sim, idle_cpu != NO_CPU ? PR_SCAN_IDLE_CPU : PR_SCAN_EXHAUSTED, idle_cpu);
+	return scan_llc_from(sim, p, &cpus, has_idle_core, target, first, nr, idle_cpu,
+			     prop ? this_sd : NULL, t0);
 }
 
 /*
@@ -634,7 +706,7 @@ static int select_idle_sibling_v5_12(struct sim *sim, struct task_struct *p, int
 	if (!sd)
 		return placed(sim, PR_NO_LLC, target);
 	i = idle_cpu_search(sim, p, sd, sis_idle_cores(sim, target), target);
-	return placed(sim, sim->plc.reason, i != NO_CPU ? i : target);
+	return scan_placed(sim, i, target);
 }
 
 /*
@@ -652,8 +724,13 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	bool asym = sim->doms.asym_cpucap_active;
 	unsigned long util = asym ? waking_task_util(sim, p) : 0;
 
-	sim->met.sis_search++;
-	sis_rq(sim)->sis_search++;
+	sim->plc.sis_prev = prev;
+	sim->plc.sis_target = target;
+	/* A wake-up's re-read goes on with the call it belongs to (core.c). */
+	if (!sim->plc.resumed) {
+		sim->met.sis_search++;
+		sis_rq(sim)->sis_search++;
+	}
 	if (sim->tun->kver == KV_5_12)
 		return select_idle_sibling_v5_12(sim, p, prev, target);
 	if (candidate(sim, p, SIS_TARGET, target, prev, target, util, true))
@@ -691,7 +768,7 @@ int select_idle_sibling(struct sim *sim, struct task_struct *p, int prev, int ta
 	}
 	i = idle_cpu_search(sim, p, sd, has_idle_core, target);
 	if (i != NO_CPU)
-		return placed(sim, sim->plc.reason, i);
+		return scan_placed(sim, i, target);
 	if (prev_aff != NO_CPU)
 		return placed(sim, PR_PREV_OTHER_CLUSTER, prev_aff);
 	if (recent_used_cpu != NO_CPU)

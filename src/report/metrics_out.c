@@ -6,7 +6,7 @@
 #include <string.h>
 
 enum {
-	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_MIGR, M_WAKE_LIST, M_WAKE_REQUEUED,
+	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_MIGR, M_WAKE_LIST, M_WAKE_REQUEUED, M_WAKE_RECHECKED,
 	M_SIS_SEARCH, M_SIS_CALLS, M_SIS_SCANNED, M_SIS_FAILED, M_SIS_SCAN_RATE, M_SIS_CPUS,
 	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
 	M_IDLE_TICKS, M_NEWIDLE, M_NEWIDLE_LB, M_NEWIDLE_PCT, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_COLD, M_RQ_LOCK, M_TG_LOAD, M_TG_WRITES, M_EXIT_WAIT,
@@ -23,6 +23,8 @@ const struct metric_def metric_defs[] = {
 	[M_WAKE_MIGR] = { "wake_migrated_pct", 2, true, false },
 	[M_WAKE_LIST] = { "wake_via_wakelist_pct", 2, false, false },
 	[M_WAKE_REQUEUED] = { "wake_requeued_pct", 2, true, false },
+	/* Remote wake-ups whose chosen CPU was taken before their path read it. */
+	[M_WAKE_RECHECKED] = { "wake_rechecked_pct", 2, true, false },
 	/* Mel Gorman's SIS schedstat names (docs/published-baselines.md, B2). */
 	[M_SIS_SEARCH] = { "sis_search", 0, true, false },
 	[M_SIS_CALLS] = { "sis_domain_search", 0, true, false },
@@ -88,6 +90,7 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_WAKE_MIGR] = met->wakeups ? 100 - v[M_WAKE_PREV] : 0;
 	v[M_WAKE_LIST] = pct(met->wake_remote_queued, met->wakeups);
 	v[M_WAKE_REQUEUED] = pct(met->wake_requeued, met->wakeups);
+	v[M_WAKE_RECHECKED] = pct(met->wake_rechecks, met->wakeups);
 	v[M_SIS_SEARCH] = (double)met->sis_search;
 	v[M_SIS_CALLS] = (double)met->sis_calls;
 	v[M_SIS_SCANNED] = (double)met->sis_scanned;
