@@ -630,7 +630,10 @@ static bool wake_relies_on_idle(enum place_reason r)
 	}
 }
 
-/* The longest chain of re-reads one wake-up makes before it claims anyway. */
+/*
+ * A guard, not the kernel's (whose walk ends at the LLC's last CPU): the
+ * re-reads one wake-up makes before it claims its answer unread.
+ */
 #define WAKE_RECHECKS_MAX 8
 
 static bool wake_needs_check(struct sim *sim, struct task_struct *p, int cpu)
