@@ -466,7 +466,6 @@ int select_idle_cpu_resume(struct sim *sim, struct task_struct *p, int target, b
 	return i != NO_CPU ? i : placed(sim, sim->plc.reason, target);
 }
 
-
 static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct sched_domain *sd,
 				bool has_idle_core, int target)
 {
