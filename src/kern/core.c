@@ -573,8 +573,6 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 
 	p->wake_flags = wake_flags;
 	p->wake_from_cpu = this_cpu;
-	p->wake_prev = sim->plc.sis_prev;
-	p->wake_target = sim->plc.sis_target;
 	p->wake_rechecks = 0;
 	if (!on_cpu && wake_needs_check(sim, p, cpu)) {
 		sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
@@ -643,16 +641,9 @@ static bool wake_needs_check(struct sim *sim, struct task_struct *p, int cpu)
 	if (this_cpu < 0 || cpu == this_cpu || !wake_relies_on_idle(sim->plc.reason) ||
 	    sim->plc.dest != cpu || p->wake_rechecks >= WAKE_RECHECKS_MAX)
 		return false;
-	p->wake_cpu_chosen = cpu;
 	p->wake_checking = true;
-	/* A scan's answer goes on with the scan; a test of target, prev or
-	 * recent_used_cpu with the rest of select_idle_sibling(). */
-	bool scanned = sim->plc.reason == PR_SCAN_IDLE_CORE || sim->plc.reason == PR_SCAN_IDLE_CPU;
-
-	p->wake_scan_from = scanned ? sim->plc.scan_next : -1;
-	p->wake_scan_nr = sim->plc.scan_nr;
-	p->wake_scan_core = sim->plc.scan_core;
-	/* The placement so far, with the runqueues its path has examined. */
+	/* The placement so far (its dest, where its scan would go on), with
+	 * the runqueues its path has examined. */
 	p->wake_plc = sim->plc;
 	p->wake_plc.scanned0 = sim->met.sis_scanned - sim->plc.scanned0;
 	evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + sim->plc.check_kcost);
@@ -660,27 +651,29 @@ static bool wake_needs_check(struct sim *sim, struct task_struct *p, int cpu)
 }
 
 /*
- * A CPU's kernel work that an event adds to it after its step was
- * priced: the running task does it next (as the step's own costs are).
+ * The path past a chosen CPU found taken: a scan's answer goes on with the
+ * scan (an idle core's walk for idle cores; an idle CPU's, or an idle-core
+ * walk's fallback, for any idle CPU), a test of target, prev or
+ * recent_used_cpu with the rest of select_idle_sibling().
  */
-static void charge_cpu_late(struct sim *sim, int cpu, u64 ns)
+static int wake_path_goes_on(struct sim *sim, struct task_struct *p, const struct placement *w)
 {
-	struct rq *rq;
+	int cpu;
 
-	if (cpu < 0 || !ns)
-		return;
-	rq = cpu_rq(sim, cpu);
-	if (rq->mode != CPU_MODE_RUNNING || !rq->curr)
-		return;
-	cpu_sync(sim, rq);
-	rq->curr->kwork_left += ns;
-	cpu_arm(sim, rq);
+	if (w->reason == PR_SCAN_IDLE_CORE || w->reason == PR_SCAN_IDLE_CPU)
+		return select_idle_cpu_resume(sim, p, w->sis_target, w->reason == PR_SCAN_IDLE_CORE,
+					      w->scan_next, w->scan_nr);
+	if (!POLICY_HAS(sim, select_idle_sibling))
+		return select_idle_sibling(sim, p, w->sis_prev, w->sis_target);
+	POLICY_DECIDE_CPU(sim, &cpu, 0, select_idle_sibling, p, w->sis_prev, w->sis_target);
+	return cpu;
 }
 
 /* The chosen CPU as the path reads it now: idle, or taken since the start. */
 static void ttwu_check_event(struct sim *sim, struct task_struct *p)
 {
-	int cpu = p->wake_cpu_chosen;
+	const struct placement *w = &p->wake_plc;
+	int cpu = w->dest;
 	bool idle;
 
 	p->wake_checking = false;
@@ -688,34 +681,34 @@ static void ttwu_check_event(struct sim *sim, struct task_struct *p)
 	idle = available_idle_cpu(sim, cpu);
 	sim->this_cpu = p->wake_from_cpu;
 	sim->kcost_ns = 0;
-	sim->plc = p->wake_plc;
+	sim->plc = *w;
 	/* scanned0 held the runqueues examined so far: count on from now. */
-	sim->plc.scanned0 = sim->met.sis_scanned - p->wake_plc.scanned0;
+	sim->plc.scanned0 = sim->met.sis_scanned - w->scanned0;
 	if (!idle) {
 		p->wake_rechecks++;
 		sim->met.wake_rechecks++;
 		sim->plc.resumed = true;
 		sim->plc.dest = -1;
-		if (p->wake_scan_from >= 0)
-			cpu = select_idle_cpu_resume(sim, p, p->wake_target, p->wake_scan_core,
-						     p->wake_scan_from, p->wake_scan_nr);
-		else if (POLICY_HAS(sim, select_idle_sibling))
-			POLICY_DECIDE_CPU(sim, &cpu, 0, select_idle_sibling, p, p->wake_prev,
-					  p->wake_target);
-		else
-			cpu = select_idle_sibling(sim, p, p->wake_prev, p->wake_target);
+		cpu = wake_path_goes_on(sim, p, w);
 		if (wake_needs_check(sim, p, cpu)) {
-			charge_cpu_late(sim, p->wake_from_cpu, sim->kcost_ns);
 			sim->met.wakeup_path_ns += sim->kcost_ns;
-			sim->kcost_ns = 0;
-			sim->this_cpu = -1;
-			return;
+			goto charge;
 		}
 	}
 	placement_end(sim, p, cpu);
 	trace_sched_waking(sim, p);
 	ttwu_claim(sim, p, cpu, false, 0);
-	charge_cpu_late(sim, p->wake_from_cpu, sim->kcost_ns);
+charge:
+	/* The path's work past its start is the waker CPU's kernel time, as
+	 * an interrupt handler's is its CPU's. */
+	if (p->wake_from_cpu >= 0 && sim->kcost_ns) {
+		struct rq *rq = cpu_rq(sim, p->wake_from_cpu);
+
+		if (rq->mode == CPU_MODE_RUNNING && rq->curr) {
+			cpu_sync(sim, rq);
+			exec_irq_done(sim, rq);
+		}
+	}
 	sim->kcost_ns = 0;
 	sim->this_cpu = -1;
 }

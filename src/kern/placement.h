@@ -78,9 +78,9 @@ struct placement {
 	uint64_t check_kcost;
 	uint64_t idle_seen_kcost;	/* ...of an idle-core scan's first idle CPU */
 	/* Where select_idle_cpu()'s walk would go on past its answer: the next
-	 * CPU and the budget left (SCAN_IDLE_CORE/SCAN_IDLE_CPU answers) */
+	 * CPU and the budget left (SCAN_IDLE_CORE/SCAN_IDLE_CPU answers; the
+	 * first goes on looking for idle cores, the second for any idle CPU) */
 	int scan_next, scan_nr;
-	bool scan_core;		/* ...and whether it looked for an idle core */
 	int sis_prev, sis_target;	/* select_idle_sibling()'s arguments */
 	bool resumed;		/* the rest of a wake-up's path after a re-read (core.c) */
 };

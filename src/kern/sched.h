@@ -179,13 +179,9 @@ struct task_struct {
 	bool wake_via_list;		/* TTWU_QUEUE path, else direct enqueue */
 	int wake_flags;
 	int wake_from_cpu;
-	int wake_prev, wake_target;	/* the selection's prev and target, for a re-read */
-	int wake_cpu_chosen;		/* the CPU to read again at the path's time */
-	int wake_rechecks;		/* re-reads that found it taken (wake_needs_check()) */
-	int wake_scan_from, wake_scan_nr; /* where its scan goes on, and its budget left */
-	bool wake_scan_core;		/* ...looking for an idle core */
-	struct placement wake_plc;	/* its placement while it waits for that read */
-	bool wake_checking;		/* ev_wake is that re-read, not the enqueue */
+	int wake_rechecks;		/* re-reads that found its CPU taken (wake_needs_check()) */
+	struct placement wake_plc;	/* its placement while ev_wake is that re-read */
+	bool wake_checking;		/* ev_wake is the re-read of wake_plc.dest, not the enqueue */
 	bool attach_pending;		/* PELT joins the cfs_rq at the next enqueue */
 	struct event ev_wake;
 

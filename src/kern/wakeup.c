@@ -420,13 +420,13 @@ static int scan_llc_from(struct sim *sim, struct task_struct *p, struct cpumask 
 	for_each_cpu_wrap(cpu, cpus, first) {
 		int i = scan_one(sim, p, cpu, cpus, has_idle_core, &nr, &idle_cpu);
 
+		if (i == SCAN_NEXT)
+			continue;
 		sim->plc.scan_next = (cpu + 1) % sim->nr_cpus;
 		sim->plc.scan_nr = nr;
-		sim->plc.scan_core = has_idle_core;
 		if (i == SCAN_IDLE_CPU)
 			break;
-		if (i != SCAN_NEXT)
-			return scan_end(sim, i, idle_cpu);
+		return scan_end(sim, i, idle_cpu);
 	}
 	/* v5.12 cleared the flag of the waking CPU's LLC, later the target's. */
 	if (has_idle_core)
@@ -442,7 +442,6 @@ static int scan_llc_from(struct sim *sim, struct task_struct *p, struct cpumask 
 		sim->plc.check_kcost = sim->plc.idle_seen_kcost;
 		sim->plc.scan_next = (idle_cpu + 1) % sim->nr_cpus;
 		sim->plc.scan_nr = 1 << 30;
-		sim->plc.scan_core = false;
 	}
 	return idle_cpu;
 }
@@ -521,11 +520,12 @@ static int select_idle_cpu_scan(struct sim *sim, struct task_struct *p, struct s
 				continue;
 			int i = scan_one(sim, p, cpu, &cpus, has_idle_core, &nr, &idle_cpu);
 
-			sim->plc.scan_next = (cpu + 1) % sim->nr_cpus;
-			sim->plc.scan_nr = nr;
 			/* In the cluster pass any idle CPU ends the search. */
-			if (i != SCAN_NEXT)
+			if (i != SCAN_NEXT) {
+				sim->plc.scan_next = (cpu + 1) % sim->nr_cpus;
+				sim->plc.scan_nr = nr;
 				return scan_end(sim, i, idle_cpu);
+			}
 		}
 		cpumask_andnot(&cpus, &cpus, cluster);
 	}
