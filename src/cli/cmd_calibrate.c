@@ -19,9 +19,11 @@
  *   the pipe ping-pong on one CPU again over loopback TCP
  *   (TCP_NODELAY): half the difference is what a send +
  *   recv costs beyond a pipe write + read                 -> tcp_send_ns,
- *                                        tcp_recv_ns (split 2600:1900)
+ *                                        tcp_recv_ns (split 2600:1900),
+ *                                        tcp_rx_softirq_ns (1330 of 2600)
  *   the same over UDP                                     -> udp_send_ns,
- *                                        udp_recv_ns (split 2000:1500)
+ *                                        udp_recv_ns (split 2000:1500),
+ *                                        udp_rx_softirq_ns (740 of 2000)
  *   pipe ping-pong across CPUs (the wakee polls briefly)  -> poll_wake_ns
  *   the waker's write() in the wake-up below, minus the
  *   write, ttwu_ns and select_ns                          -> ipi_send_ns
@@ -209,10 +211,13 @@ int cmd_calibrate(int argc, char **argv)
 	if (trw > 0) {
 		k.tcp_send_ns = clamp_ns(trw * 2600 / 4500, 20);
 		k.tcp_recv_ns = clamp_ns(trw - (double)k.tcp_send_ns, 20);
+		/* The send's NET_RX softirq part keeps its share (docs/costs.md). */
+		k.tcp_rx_softirq_ns = clamp_ns((double)k.tcp_send_ns * 1330 / 2600, 0);
 	}
 	if (udrw > 0) {
 		k.udp_send_ns = clamp_ns(udrw * 2000 / 3500, 20);
 		k.udp_recv_ns = clamp_ns(udrw - (double)k.udp_send_ns, 20);
+		k.udp_rx_softirq_ns = clamp_ns((double)k.udp_send_ns * 740 / 2000, 0);
 	}
 	if (rttp > 0)
 		k.mm_switch_ns = clamp_ns((rttp - rtt1) / 2, 0);
@@ -300,10 +305,12 @@ int cmd_calibrate(int argc, char **argv)
 	if (trw > 0) {
 		PUT(tcp_send_ns);
 		PUT(tcp_recv_ns);
+		PUT(tcp_rx_softirq_ns);
 	}
 	if (udrw > 0) {
 		PUT(udp_send_ns);
 		PUT(udp_recv_ns);
+		PUT(udp_rx_softirq_ns);
 	}
 	if (rtt2 > 0)
 		PUT(poll_wake_ns);

@@ -56,12 +56,25 @@ u64 chan_read_cost(const struct sim *sim, const struct chan *c)
 u64 chan_write(struct sim *sim, struct chan *c, struct task_struct *p, u64 len, bool slept,
 	       bool *blocked)
 {
+	const struct costs *k = &sim->m->costs;
+
+	/* The receive side is part of the send: never more than all of it. */
+	u64 rx = c->kind == CHAN_TCP ? k->tcp_rx_softirq_ns : c->kind == CHAN_UDP ? k->udp_rx_softirq_ns : 0;
+	u64 send = chan_write_cost(sim, c);
+
+	c->us.rx_softirq_ns = rx < send ? rx : send;
 	u64 n = c->kind == CHAN_PIPE ? pipe_write(sim, &c->pipe, p, len, slept, blocked)
 				     : unix_send(sim, &c->us, p, len, blocked);
 
 	/* ep_poll_callback()/pollwake(): readiness reaches the watcher, sync. */
-	if (n && c->poller && waitqueue_active(c->poller))
+	if (n && c->poller && waitqueue_active(c->poller)) {
+		u64 k0 = sim->kcost_ns;
+
 		wake_up(sim, c->poller, 1, WF_SYNC);
+		/* A loopback socket's readiness is signalled from its softirq. */
+		if (c->us.rx_softirq_ns)
+			account_softirq(sim, sim->this_cpu, sim->kcost_ns - k0);
+	}
 	return n;
 }
 

@@ -74,7 +74,7 @@ static void queue_skb(struct unix_stream *us, struct unix_skb skb)
 u64 unix_send(struct sim *sim, struct unix_stream *us, struct task_struct *p, u64 len,
 	      bool *blocked)
 {
-	u64 sent = 0;
+	u64 sent = 0, softirq = 0;
 
 	*blocked = false;
 	while (sent < len) {
@@ -98,9 +98,16 @@ u64 unix_send(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 		us->data_cpu = sim->this_cpu;
 		sent += size;
 		/* sock_def_readable(): wake readers if any sleep. */
-		if (waitqueue_active(&us->rx_wait))
+		if (waitqueue_active(&us->rx_wait)) {
+			u64 k0 = sim->kcost_ns;
+
 			wake_up(sim, &us->rx_wait, 1, WF_SYNC);
+			softirq += sim->kcost_ns - k0;
+		}
 	}
+	/* Loopback: the receive side and its wake-ups ran in the NET_RX softirq. */
+	if (sent && us->rx_softirq_ns)
+		account_softirq(sim, sim->this_cpu, us->rx_softirq_ns + softirq);
 	return sent;
 }
 

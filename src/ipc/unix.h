@@ -30,6 +30,11 @@ struct unix_stream {
 	struct cacheline line;		/* receive queue lock and wmem counter */
 	int data_cpu;			/* CPU that last queued data, -1 none */
 	bool datagram;			/* a receive returns at most one skb (UDP) */
+	/*
+	 * Loopback TCP/UDP: the part of a send's cost that ran as the
+	 * receive side in the sender's NET_RX softirq, ns (0: AF_UNIX).
+	 */
+	u64 rx_softirq_ns;
 	bool closed;			/* the sender shut down: EOF once drained */
 };
 

@@ -443,7 +443,11 @@ static bool task_hot(struct sim *sim, struct task_struct *p, struct lb_env *env)
 		return true;
 	if (sim->tun->migration_cost_ns == 0)
 		return false;
-	return sim->now - p->se.exec_start < sim->tun->migration_cost_ns;
+	/* The kernel's signed delta of the source rq's clock_task: a stamp of
+	 * another CPU's clock (irq time taken out differs) may be ahead of it. */
+	s64 delta = (s64)(rq_clock_task(sim, &sim->rq[task_cpu(p)]) - p->se.exec_start);
+
+	return delta < (s64)sim->tun->migration_cost_ns;
 }
 
 static bool can_migrate_task(struct sim *sim, struct task_struct *p, struct lb_env *env)

@@ -60,11 +60,13 @@ bool cfs_update_curr(struct sim *sim, struct rq *rq)
 	struct cfs_rq *cfs = &rq->cfs;
 	struct sched_entity *curr = cfs->curr;
 
-	if (!curr || sim->now <= curr->exec_start)
-		return false;
-	u64 delta = sim->now - curr->exec_start;
+	u64 now = rq_clock_task(sim, rq);
 
-	curr->exec_start = sim->now;
+	if (!curr || now <= curr->exec_start)
+		return false;
+	u64 delta = now - curr->exec_start;
+
+	curr->exec_start = now;
 	curr->sum_exec_runtime += delta;
 	curr->vruntime += calc_delta_fair(delta, curr);
 	update_min_vruntime(cfs);

@@ -116,8 +116,18 @@ void set_task_cpu(struct sim *sim, struct task_struct *p, int new_cpu)
 	if (sched_cfs(sim))
 		cfs_migrate_task_rq(sim, p);
 	update_load_avg_se(sim, &sim->rq[old], NULL);
-	pelt_update(&p->se.avg, sim->now, 0, 0, 0, p->se.weight);
+	u64 old_clock = rq_clock_task(sim, &sim->rq[old]), new_clock = rq_clock_task(sim, &sim->rq[new_cpu]);
+
+	pelt_update(&p->se.avg, old_clock, 0, 0, 0, p->se.weight);
 	pelt_detach(&sim->rq[old].cfs.avg, &p->se.avg);
+	/*
+	 * The entity's time moves to the new CPU's clock_task, as
+	 * attach_entity_load_avg() aligns it with the cfs_rq it joins (the
+	 * clocks differ by the irq time each took out).
+	 */
+	u64 age = old_clock - p->se.avg.last_update_time;
+
+	p->se.avg.last_update_time = new_clock > age ? new_clock - age : 0;
 	/*
 	 * A waking task's load is only queued for removal (remove_entity_load_avg()),
 	 * seen at the old CPU's next update; a queued task moved by the balancer is
@@ -772,7 +782,7 @@ void wake_up_new_task(struct sim *sim, struct task_struct *p)
 	rq = cpu_rq(sim, cpu);
 	update_load_avg_se(sim, rq, NULL);
 	pelt_init_task(&p->se.avg, &rq->cfs.avg, rq->cfs.avg.load_avg, p->se.weight,
-		       sim->m->topo.cpu[cpu].capacity, sim->now);
+		       sim->m->topo.cpu[cpu].capacity, rq_clock_task(sim, rq));
 	p->attach_pending = true;
 	p->runnable_since = sim->now;
 	sim->met.forks++;

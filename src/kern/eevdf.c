@@ -150,7 +150,7 @@ bool update_curr(struct sim *sim, struct rq *rq)
 		return false;
 	if (sched_cfs(sim))
 		return cfs_update_curr(sim, rq);
-	u64 now = sim->now;
+	u64 now = rq_clock_task(sim, rq);
 
 	if (now <= curr->exec_start)
 		return false;
@@ -344,14 +344,14 @@ unsigned long task_util_est(const struct task_struct *p)
 int update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
 {
 	struct cfs_rq *cfs = &rq->cfs;
-
+	u64 now = rq_clock_task(sim, rq);
 	unsigned long cap = rq->cpu_capacity;
 
 	/* A delayed sleeper keeps its load (on_rq) but is not runnable (se_runnable()). */
 	if (se)
-		pelt_update(&se->avg, sim->now, !!se->on_rq, se->on_rq && !se->sched_delayed,
+		pelt_update(&se->avg, now, !!se->on_rq, se->on_rq && !se->sched_delayed,
 			    cfs->curr == se ? cap : 0, se->weight);
-	return pelt_update(&cfs->avg, sim->now, cfs->load, cfs->nr_queued, cfs->curr ? cap : 0, 1);
+	return pelt_update(&cfs->avg, now, cfs->load, cfs->nr_queued, cfs->curr ? cap : 0, 1);
 }
 
 /*
@@ -363,7 +363,7 @@ void enqueue_entity_load(struct sim *sim, struct rq *rq, struct sched_entity *se
 {
 	struct cfs_rq *cfs = &rq->cfs;
 
-	pelt_update(&se->avg, sim->now, 0, 0, 0, se->weight);
+	pelt_update(&se->avg, rq_clock_task(sim, rq), 0, 0, 0, se->weight);
 	int decayed = update_load_avg_se(sim, rq, NULL);
 
 	if (flags & ENQUEUE_MIGRATED) {
@@ -460,7 +460,7 @@ void set_next_entity(struct sim *sim, struct rq *rq, struct sched_entity *se)
 		se->vprot = se->deadline;
 	}
 	cfs->curr = se;
-	se->exec_start = sim->now;
+	se->exec_start = rq_clock_task(sim, rq);
 	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
 

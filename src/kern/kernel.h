@@ -268,6 +268,22 @@ void cfs_task_fork(struct sim *sim, struct task_struct *p);
 /* migrate_task_rq_fair(): a waking task leaves its old min_vruntime behind. */
 void cfs_migrate_task_rq(struct sim *sim, struct task_struct *p);
 
+/* ---- irq time accounting (irqtime.c) ---- */
+
+/*
+ * A softirq of work_ns nominal ns (at speed 1024) ran on cpu and ended now
+ * (irqtime_account_irq()): counted in met.softirq_ns, and with
+ * CONFIG_IRQ_TIME_ACCOUNTING (sysctl irq_time_accounting) in cpu's irq
+ * time, as its wall time at the CPU's speed. cpu -1: nothing.
+ */
+void account_softirq(struct sim *sim, int cpu, u64 work_ns);
+/*
+ * rq_clock_task() after update_rq_clock_task() (core.c, v5.12-v6.12), ns:
+ * the clock less the irq time taken out of it; the clock itself while no
+ * irq time is accounted. The clock of update_curr() and of the rq's PELT.
+ */
+u64 rq_clock_task(struct sim *sim, struct rq *rq);
+
 /* ---- load tracking helpers (eevdf.c) ---- */
 
 /*

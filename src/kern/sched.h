@@ -297,7 +297,11 @@ struct rq {
 	int ttwu_pending;		/* wakes queued on the wake list, not yet enqueued */
 	struct task_struct *wake_list;	/* queued wakes, delivered by IPI */
 	bool ipi_pending;
-	u64 clock;			/* last update of the rq clock, ns */
+	u64 clock;			/* last update_rq_clock(), ns (kern/irqtime.c) */
+	/* CONFIG_IRQ_TIME_ACCOUNTING (kern/irqtime.c), ns: */
+	u64 clock_task;			/* rq->clock less the irq time taken out of it */
+	u64 irq_time;			/* softirq time accounted here (irqtime->total) */
+	u64 prev_irq_time;		/* the part of it taken out of clock_task so far */
 
 	enum cpu_mode mode;
 	int idle_state;			/* index into machine.idle while idle */
@@ -486,6 +490,7 @@ struct sched_tunables {
 	u64 wc_threshold_ns;		/* work-conservation checker (wakesim, not the kernel) */
 	u64 cgroup_depth;		/* task groups from the root to the workload's (--cgroup) */
 	u64 cpu_latency_qos_ns;		/* PM QoS CPU latency limit (/dev/cpu_dma_latency) */
+	u64 irq_time_accounting;	/* CONFIG_IRQ_TIME_ACCOUNTING: 1 = y (kern/irqtime.c) */
 	/* CFS (v5.12, v6.4 profiles), each 1 + ilog2(min(CPUs, 8)) times: */
 	u64 sched_latency_ns;		/* sysctl_sched_latency, 6 ms */
 	u64 min_granularity_ns;		/* sysctl_sched_min_granularity, 0.75 ms */

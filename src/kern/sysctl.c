@@ -35,6 +35,8 @@ void sched_tunables_default(struct sched_tunables *t, int nr_cpus)
 	/* PM_QOS_CPU_LATENCY_DEFAULT_VALUE, 2000 s: no limit (kernel/power/qos.c). */
 	t->cpu_latency_qos_ns = CPU_LATENCY_QOS_NONE_NS;
 	t->hz = 250;
+	/* Not set in Debian's (and Ubuntu's, SLES's) configs; Fedora and RHEL 9 set it. */
+	t->irq_time_accounting = 0;
 	t->tick_ns = NSEC_PER_SEC / t->hz;
 	sched_tunables_derive(t);
 }
@@ -84,6 +86,7 @@ static const struct tunable tunables[] = {
 	T(wc_threshold_ns, 1000, 10000000000ULL, "wakesim's work-conservation checker: shortest idle-while-waiting interval counted (--wc-threshold)"),
 	T(cgroup_depth, 0, TG_MAX_DEPTH, "task groups from the root to the workload's (--cgroup PATH's components); 0: the root group"),
 	T(cpu_latency_qos_ns, 0, CPU_LATENCY_QOS_NONE_NS, "PM QoS CPU latency limit (/dev/cpu_dma_latency, --cpu-dma-latency): the governor chooses no idle state with a longer exit latency; default 2000 s, no limit"),
+	T(irq_time_accounting, 0, 1, "CONFIG_IRQ_TIME_ACCOUNTING: 1 leaves softirq time out of rq->clock_task, so out of PELT and update_curr(); 0 (Debian's config) counts it as the interrupted task's"),
 	{ "hz", offsetof(struct sched_tunables, hz), 100, 1000, "CONFIG_HZ: tick rate", SCHED_ANY },
 };
 #undef T

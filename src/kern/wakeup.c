@@ -620,7 +620,8 @@ static int select_idle_capacity(struct sim *sim, struct task_struct *p, struct s
 static unsigned long waking_task_util(struct sim *sim, struct task_struct *p)
 {
 	if (!p->se.on_rq)
-		pelt_update(&p->se.avg, sim->now, 0, 0, 0, p->se.weight);
+		pelt_update(&p->se.avg, rq_clock_task(sim, cpu_rq(sim, task_cpu(p))), 0, 0, 0,
+			    p->se.weight);
 	return task_util_est(p);
 }
 
