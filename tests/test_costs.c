@@ -327,6 +327,27 @@ static void test_bad_profiles(void **state)
 			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 100 },\n"
 			       " { \"name\": \"C2\", \"exit_latency_us\": 10, \"target_residency_us\": 50 } ] }",
 			       "below the shallower state's");
+	/* A host's halt polling belongs to a halting state, and shortens its exit. */
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
+			       " \"halt_poll_exit_latency_us\": 2 } ] }",
+			       "field \"idle_states[0].halt_poll_exit_latency_us\": needs halt_poll_us above 0");
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"P\", \"exit_latency_us\": 0, \"target_residency_us\": 0,"
+			       " \"polling\": true, \"halt_poll_us\": 200 } ] }",
+			       "field \"idle_states[0].halt_poll_us\": a polling state never halts");
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
+			       " \"halt_poll_us\": 200, \"halt_poll_exit_latency_us\": 9 } ] }",
+			       "field \"idle_states[0].halt_poll_exit_latency_us\": above exit_latency_us");
+	/* Found by a bad-input trial: accepted, with a poll exit of 0, and a
+	 * receive side longer than the send it is part of. */
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
+			       " \"halt_poll_us\": 200 } ] }",
+			       "field \"idle_states[0].halt_poll_us\": needs halt_poll_exit_latency_us");
+	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"tcp_rx_softirq_ns\": 3000 } }",
+			       ":2: field \"costs.tcp_rx_softirq_ns\": above tcp_send_ns");
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"context_switch_ns\": \"x\",\n"
 			       " \"context_switch_ns\": 600 } }",
 			       ":3: field \"costs.context_switch_ns\": given twice in one object");

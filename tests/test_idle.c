@@ -596,6 +596,42 @@ static void test_newidle_cost_is_time(void **state)
 	}
 }
 
+/*
+ * A vCPU whose host halt-polls (KVM's halt_poll_ns): probe-2s's C1E given
+ * a 100-us poll window ending a halt in 3 us instead of 10. Woken 50 us
+ * into the halt, the CPU is out of its state 3 us later (53 us); woken
+ * 200 us into one, after the full 10 us (210 us). The window is the time
+ * since the state was entered, not since the CPU went idle.
+ */
+static void test_halt_poll_exit(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/probe-2s.json");
+	struct idle_state *c1e = &m->idle[2];
+
+	assert_string_equal(c1e->name, "C1E");
+	c1e->halt_poll_ns = 100 * NSEC_PER_USEC;
+	c1e->halt_poll_exit_ns = 3 * NSEC_PER_USEC;
+	static const u64 halted_us[] = { 50, 200 }, out_us[] = { 53, 210 };
+
+	for (int i = 0; i < 2; i++) {
+		struct sim *sim = tu_sim(m, "default");
+		struct rq *rq = &sim->rq[1];
+
+		rq->mode = CPU_MODE_IDLE;
+		rq->curr = NULL;
+		rq->idle_state = 2;
+		rq->idle_enter_ns = NOW;
+		sim->now = NOW + halted_us[i] * NSEC_PER_USEC;
+		exec_handle_ipi(sim, 1);
+		assert_int_equal(rq->mode, CPU_MODE_EXITING);
+		assert_int_equal(rq->ev_run.time, NOW + out_us[i] * NSEC_PER_USEC);
+		assert_int_equal(sim->met.idle_exit_ns, (out_us[i] - halted_us[i]) * NSEC_PER_USEC);
+		tu_sim_free(sim);
+	}
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -611,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_wakes_its_prev),
 		cmocka_unit_test(test_newidle_holds_timers),
 		cmocka_unit_test(test_newidle_cost_is_time),
+		cmocka_unit_test(test_halt_poll_exit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -495,3 +495,40 @@ int calib_idle_wake(int cpu_a, int cpu_b, int idle_us, const struct calib_opts *
 	free(wr);
 	return ret;
 }
+
+int calib_halt_poll(int cpu_a, int cpu_b, double long_ns, const struct calib_opts *o,
+		    struct calib_halt_poll *hp)
+{
+	static const int ladder[CALIB_HALT_POLL_STEPS] = { 10, 20, 50, 100, 200, 500, 1000 };
+	double wr;
+
+	memset(hp, 0, sizeof(*hp));
+	for (int i = 0; i < CALIB_HALT_POLL_STEPS; i++) {
+		hp->idle_us[i] = ladder[i];
+		hp->wake_ns[i] = -1;
+	}
+	if (calib_idle_wake(cpu_a, cpu_b, ladder[0], o, &hp->wake_ns[0], &wr))
+		return -1;
+	hp->short_ns = hp->wake_ns[0];
+	/* Short halts no cheaper than long ones by a quarter: no polling host. */
+	if (!(long_ns > 0) || long_ns - hp->short_ns < long_ns / 4)
+		return 0;
+	double mid = (hp->short_ns + long_ns) / 2;
+
+	/* A guest's medians move with the host's load: the window ends at the
+	 * first of two lengths in a row above the midpoint, not at one. */
+	int above = 0;
+
+	hp->window_us = ladder[0];
+	for (int i = 1; i < CALIB_HALT_POLL_STEPS && above < 2; i++) {
+		if (calib_idle_wake(cpu_a, cpu_b, ladder[i], o, &hp->wake_ns[i], &wr))
+			return -1;
+		if (hp->wake_ns[i] > mid) {
+			above++;
+			continue;
+		}
+		above = 0;
+		hp->window_us = ladder[i];
+	}
+	return 0;
+}

@@ -54,4 +54,25 @@ double calib_pipe_rtt_proc_ns(int cpu, const struct calib_opts *o);
 int calib_idle_wake(int cpu_a, int cpu_b, int idle_us, const struct calib_opts *o,
 		    double *latency_ns, double *write_ns);
 
+/*
+ * A host that halt-polls (KVM's halt_poll_ns) resumes a vCPU that halted
+ * briefly from its poll loop, sooner than one it had to schedule back in.
+ * Found as calib_idle_wake()'s latency over idle lengths of 10 us, then 20,
+ * 50, ... 1000 us until two in a row are above the midpoint between the
+ * 10-us one and long_ns (the latency after a long idle, e.g. 2 ms):
+ * window_us is the longest length under it before those, 0 when short
+ * halts are not a quarter cheaper than long ones (bare metal); wake_ns[]
+ * the medians (ns; -1: not measured). Returns 0, or -1 if a measurement
+ * failed.
+ */
+#define CALIB_HALT_POLL_STEPS 7
+struct calib_halt_poll {
+	int idle_us[CALIB_HALT_POLL_STEPS];
+	double wake_ns[CALIB_HALT_POLL_STEPS];
+	double short_ns;	/* the 10-us idle's wake-up latency */
+	int window_us;
+};
+int calib_halt_poll(int cpu_a, int cpu_b, double long_ns, const struct calib_opts *o,
+		    struct calib_halt_poll *hp);
+
 #endif

@@ -27,6 +27,10 @@
  *   pipe ping-pong across CPUs (the wakee polls briefly)  -> poll_wake_ns
  *   the waker's write() in the wake-up below, minus the
  *   write, ttwu_ns and select_ns                          -> ipi_send_ns
+ *   the same after 10, 20, 50 ... 1000 us of idle, until
+ *   two in a row cost over halfway to the 2-ms one (a
+ *   host that halt-polls)                                 -> halt_poll_us,
+ *                                        halt_poll_exit_latency_us
  *   a pipe wake-up of a CPU idle for 2 ms                 -> the exit latency
  *                                        of the machine's non-polling idle
  *                                        states (what is left after the other
@@ -166,8 +170,19 @@ int cmd_calibrate(int argc, char **argv)
 	double rttt = calib_tcp_rtt_ns(0, &co), rttu = calib_udp_rtt_ns(0, &co);
 	double wake = -1, wake_write = -1;
 
+	struct calib_halt_poll hp = { .window_us = 0 };
+
 	if (other > 0 && calib_idle_wake(0, other, 2000, &co, &wake, &wake_write))
 		wake = wake_write = -1;
+	if (wake > 0 && calib_halt_poll(0, other, wake, &co, &hp))
+		hp.window_us = 0;
+	for (int i = 0; i < CALIB_HALT_POLL_STEPS; i++)
+		if (hp.wake_ns[i] > 0) {
+			char key[40];
+
+			snprintf(key, sizeof(key), "idle_%dus_wake_ns", hp.idle_us[i]);
+			json_object_object_add(raw, key, num(hp.wake_ns[i]));
+		}
 
 	json_object_object_add(raw, "syscall_ns", num(sys));
 	json_object_object_add(raw, "pipe_write_read_ns", num(prw));
@@ -236,8 +251,9 @@ int cmd_calibrate(int argc, char **argv)
 								     k.ipi_send_ns), 50);
 	/* What a 2 ms-idle CPU adds beyond the IPI is its idle state's exit. */
 	if (wake > 0) {
-		double exit = wake - base - (double)(k.ttwu_ns + k.select_ns + k.ipi_send_ns +
-						     k.ipi_latency_ns);
+		double path = base + (double)(k.ttwu_ns + k.select_ns + k.ipi_send_ns +
+					      k.ipi_latency_ns);
+		double exit = wake - path, poll_exit = hp.short_ns - path;
 
 		for (int s = 0; s < m.nr_idle_states; s++) {
 			struct idle_state *st = &m.idle[s];
@@ -248,17 +264,28 @@ int cmd_calibrate(int argc, char **argv)
 				st->exit_latency_ns = clamp_ns(exit, 0);
 			if (st->target_residency_ns < st->exit_latency_ns)
 				st->target_residency_ns = st->exit_latency_ns;
+			/* A halt the host polls through: what a 10-us one costs. */
+			if (hp.window_us) {
+				st->halt_poll_ns = (u64)hp.window_us * 1000;
+				st->halt_poll_exit_ns = clamp_ns(poll_exit, 0);
+				if (st->halt_poll_exit_ns > st->exit_latency_ns)
+					st->halt_poll_exit_ns = st->exit_latency_ns;
+			}
 		}
 	}
 
 	/* Where the states came from: a reader's assumption stays visible. */
-	char idle_src[400];
+	char idle_src[640];
 
 	snprintf(idle_src, sizeof(idle_src), "%s; exit latencies of non-polling states: %s",
 		 m.assumed[ASSUMED_IDLE][0] ? m.assumed[ASSUMED_IDLE]
 					    : "names, exit latencies and target residencies from /sys",
-		 wake > 0 ? "raised to what a 2 ms-idle CPU's wake-up measured beyond the other "
-			    "costs (idle_2ms_wake_ns), if higher"
+		 wake > 0 ? (hp.window_us ? "raised to what a 2 ms-idle CPU's wake-up measured beyond "
+					    "the other costs (idle_2ms_wake_ns), if higher; halts "
+					    "shorter than halt_poll_us cost what a 10 us one's measured "
+					    "(idle_10us_wake_ns): a host that halt-polls"
+					  : "raised to what a 2 ms-idle CPU's wake-up measured beyond the other "
+					    "costs (idle_2ms_wake_ns), if higher")
 			  : "not measured (one CPU)");
 
 	struct utsname u;
@@ -282,6 +309,14 @@ int cmd_calibrate(int argc, char **argv)
 				       json_object_new_int64((int64_t)((m.idle[s].target_residency_ns + 500) / 1000)));
 		if (m.idle[s].polling)
 			json_object_object_add(st, "polling", json_object_new_boolean(1));
+		if (m.idle[s].halt_poll_ns) {
+			json_object_object_add(st, "halt_poll_us",
+					       json_object_new_int64((int64_t)(m.idle[s].halt_poll_ns / 1000)));
+			u64 poll_exit_us = (m.idle[s].halt_poll_exit_ns + 500) / 1000;
+
+			json_object_object_add(st, "halt_poll_exit_latency_us",
+					       json_object_new_int64((int64_t)poll_exit_us));
+		}
 		json_object_array_add(states, st);
 	}
 	json_object_object_add(root, "idle_states", states);

@@ -59,10 +59,17 @@ u64 chan_write(struct sim *sim, struct chan *c, struct task_struct *p, u64 len, 
 	const struct costs *k = &sim->m->costs;
 
 	/* The receive side is part of the send: never more than all of it. */
-	u64 rx = c->kind == CHAN_TCP ? k->tcp_rx_softirq_ns : c->kind == CHAN_UDP ? k->udp_rx_softirq_ns : 0;
+	u64 rx = c->kind == CHAN_TCP   ? k->tcp_rx_softirq_ns
+		 : c->kind == CHAN_UDP ? k->udp_rx_softirq_ns
+				       : 0;
 	u64 send = chan_write_cost(sim, c);
 
-	c->us.rx_softirq_ns = rx < send ? rx : send;
+	if (rx > send)
+		rx = send;
+	/* The send step ran with the jitter drawn for it: its receive side too. */
+	if (rx && p->step_nominal_ns == send && send)
+		rx = (u64)((unsigned __int128)rx * p->step_drawn_ns / send);
+	c->us.rx_softirq_ns = rx;
 	u64 n = c->kind == CHAN_PIPE ? pipe_write(sim, &c->pipe, p, len, slept, blocked)
 				     : unix_send(sim, &c->us, p, len, blocked);
 

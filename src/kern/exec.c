@@ -413,6 +413,8 @@ static void run_step(struct sim *sim, struct rq *rq, struct task_struct *p)
 	case STEP_RUN:
 		p->kwork_left += k;
 		p->work_left = rng_jitter_ns(&sim->rng, st.work_ns, sim->m->costs.jitter_pct_x10);
+		p->step_nominal_ns = st.work_ns;
+		p->step_drawn_ns = p->work_left;
 		p->step_kernel = st.kernel;
 		break;
 	case STEP_BLOCK:
@@ -556,13 +558,13 @@ void exec_handle_ipi(struct sim *sim, int cpu)
 	sim->kcost_ns = 0;
 	switch (rq->mode) {
 	case CPU_MODE_IDLE: {
-		const struct idle_state *st = &sim->m->idle[rq->idle_state];
+		u64 exit_ns = idle_exit_latency(sim, rq);
 
 		sim->met.idle_exits[rq->idle_state]++;
-		sim->met.idle_exit_ns += st->exit_latency_ns;
+		sim->met.idle_exit_ns += exit_ns;
 		rq->mode = CPU_MODE_EXITING;
 		smt_update(sim, cpu);
-		evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + st->exit_latency_ns);
+		evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + exit_ns);
 		return;
 	}
 	case CPU_MODE_EXITING:

@@ -80,6 +80,16 @@ static void idle_tick_step(struct sim *sim, struct rq *rq, bool stop_tick)
 	}
 }
 
+u64 idle_exit_latency(const struct sim *sim, const struct rq *rq)
+{
+	const struct idle_state *st = &sim->m->idle[rq->idle_state];
+
+	/* The host polls for a wake-up before it schedules the vCPU out. */
+	if (st->halt_poll_ns && sim->now - rq->idle_enter_ns < st->halt_poll_ns)
+		return st->halt_poll_exit_ns;
+	return st->exit_latency_ns;
+}
+
 /* One pass of do_idle()'s loop: the governor's state, then the tick. */
 static void idle_select(struct sim *sim, struct rq *rq)
 {
@@ -126,8 +136,6 @@ void idle_exit(struct sim *sim, struct rq *rq)
 
 void idle_tick(struct sim *sim, struct rq *rq)
 {
-	const struct idle_state *st = &sim->m->idle[rq->idle_state];
-
 	/* The timer interrupt ends this idle period: the governor hears of it. */
 	sim->met.idle_exits[rq->idle_state]++;
 	sim->met.idle_ticks++;
@@ -140,7 +148,7 @@ void idle_tick(struct sim *sim, struct rq *rq)
 	if (rq->nr_running || rq->need_resched || rq->wake_list) {
 		/* It pulled work: the idle loop ends once the state is left. */
 		smt_update(sim, rq->cpu);
-		evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + st->exit_latency_ns);
+		evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + idle_exit_latency(sim, rq));
 		return;
 	}
 	rq->mode = CPU_MODE_IDLE;

@@ -113,6 +113,13 @@ void idle_enter(struct sim *sim, struct rq *rq, struct task_struct *prev);
 /* Leave idle: the exit latency has been paid (schedule_idle()). */
 void idle_exit(struct sim *sim, struct rq *rq);
 /*
+ * ns from now until the CPU is out of the state it idles in: the state's
+ * exit latency, or on a virtual CPU whose host halt-polls (the state's
+ * halt_poll_ns, KVM's halt_poll_ns) and that halted less than that long
+ * ago, its halt_poll_exit_ns.
+ */
+u64 idle_exit_latency(const struct sim *sim, const struct rq *rq);
+/*
  * The tick on an idle CPU whose governor kept it (sched_tick() with
  * rq->idle_balance set): it wakes the CPU out of its state, balances this
  * CPU at the idle interval when due, then either leaves idle (it pulled

@@ -165,6 +165,8 @@ struct task_struct {
 	u64 kwork_left;		/* non-preemptible kernel work still to do, ns */
 	u64 work_left;		/* work of the current step still to do, ns */
 	bool step_kernel;	/* current step is syscall work */
+	/* The last step's work as asked and as drawn with the jitter, ns. */
+	u64 step_nominal_ns, step_drawn_ns;
 	bool blocking;		/* STEP_BLOCK issued while kernel work remained */
 	u64 cold_ns;		/* cache refill still owed after a migration, ns */
 	unsigned int wss_bytes;	/* working set refilled after a migration */

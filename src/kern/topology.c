@@ -510,11 +510,16 @@ void sched_domains_print(FILE *out, const struct machine *m, const struct sched_
 		m->name, m->topo.nr_cpus, m->topo.nr_cores, m->topo.nr_llcs, m->topo.nr_nodes,
 		m->topo.nr_packages);
 	fprintf(out, "idle states (exit/target residency, us):");
-	for (int i = 0; i < m->nr_idle_states; i++)
+	for (int i = 0; i < m->nr_idle_states; i++) {
 		fprintf(out, " %s %g/%g%s", m->idle[i].name,
 			(double)m->idle[i].exit_latency_ns / 1000,
 			(double)m->idle[i].target_residency_ns / 1000,
 			m->idle[i].polling ? " (polling)" : "");
+		if (m->idle[i].halt_poll_ns)
+			fprintf(out, " (exit %g if halted under %g: the host halt-polls)",
+				(double)m->idle[i].halt_poll_exit_ns / 1000,
+				(double)m->idle[i].halt_poll_ns / 1000);
+	}
 	fprintf(out, "%s\n", m->nr_idle_states ? "" : " none");
 	machine_print_assumed(out, m, "");
 	for (int cpu = 0; cpu < d->nr_cpus; cpu++) {

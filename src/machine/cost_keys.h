@@ -59,7 +59,8 @@ void cost_key_range(const struct machine *m, int k, struct cost_range *out);
  * After idle exit latencies were set one by one: keep the states listed
  * shallowest to deepest (each latency and residency at least the
  * shallower state's, a residency at least its latency), as cpuidle
- * requires, by raising the deeper state's.
+ * requires, by raising the deeper state's; and a host's halt-poll exit at
+ * most its state's exit latency.
  */
 void cost_keys_order_idle(struct machine *m);
 

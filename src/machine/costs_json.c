@@ -21,7 +21,8 @@
 static int parse_idle_states(const struct json_in *c, json_object *a, struct machine *m)
 {
 	static const char *const known[] = { "name", "exit_latency_us", "target_residency_us",
-					     "polling", NULL };
+					     "polling", "halt_poll_us", "halt_poll_exit_latency_us",
+					     NULL };
 
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) < 1 ||
 	    json_object_array_length(a) > WS_MAX_IDLE_STATES) {
@@ -35,7 +36,7 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 		json_object *s = json_object_array_get_idx(a, (size_t)i), *pv;
 		struct idle_state *st = &m->idle[i];
 		char prefix[32];
-		u64 lat = 0, res = 0;
+		u64 lat = 0, res = 0, hp = 0, hp_lat = 0;
 
 		snprintf(prefix, sizeof(prefix), "idle_states[%d].", i);
 		char ipath[48];
@@ -46,10 +47,15 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 		if (json_in_known(c, s, prefix, known) ||
 		    json_in_str(c, s, prefix, "name", true, st->name, sizeof(st->name)) ||
 		    json_in_u64(c, s, prefix, "exit_latency_us", true, 0, COST_EXIT_US_MAX, &lat) ||
-		    json_in_u64(c, s, prefix, "target_residency_us", true, 0, 1000000, &res))
+		    json_in_u64(c, s, prefix, "target_residency_us", true, 0, 1000000, &res) ||
+		    json_in_u64(c, s, prefix, "halt_poll_us", false, 0, 1000000, &hp) ||
+		    json_in_u64(c, s, prefix, "halt_poll_exit_latency_us", false, 0, COST_EXIT_US_MAX,
+				&hp_lat))
 			return -1;
 		st->exit_latency_ns = lat * 1000;
 		st->target_residency_ns = res * 1000;
+		st->halt_poll_ns = hp * 1000;
+		st->halt_poll_exit_ns = hp_lat * 1000;
 		st->polling = false;
 		if (json_object_object_get_ex(s, "polling", &pv)) {
 			if (!json_object_is_type(pv, json_type_boolean))
@@ -71,6 +77,19 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 		if (st->target_residency_ns < st->exit_latency_ns)
 			return jfail(c, strcat(ipath, ".target_residency_us"),
 				     "below the exit latency: the state could never pay off");
+		if (st->halt_poll_ns && st->polling)
+			return jfail(c, strcat(ipath, ".halt_poll_us"),
+				     "a polling state never halts: no host poll to end it");
+		if (!st->halt_poll_ns && json_object_object_get_ex(s, "halt_poll_exit_latency_us", NULL))
+			return jfail(c, strcat(ipath, ".halt_poll_exit_latency_us"),
+				     "needs halt_poll_us above 0 (the host's poll window)");
+		if (st->halt_poll_ns && !json_object_object_get_ex(s, "halt_poll_exit_latency_us", NULL))
+			return jfail(c, strcat(ipath, ".halt_poll_us"),
+				     "needs halt_poll_exit_latency_us "
+				     "(what a halt the host polls through costs)");
+		if (st->halt_poll_exit_ns > st->exit_latency_ns)
+			return jfail(c, strcat(ipath, ".halt_poll_exit_latency_us"),
+				     "above exit_latency_us: a host poll ends a halt sooner, not later");
 		if (i > 0 && st->exit_latency_ns < m->idle[i - 1].exit_latency_ns)
 			return jfail(c, strcat(ipath, ".exit_latency_us"),
 				     "states must be listed from shallowest to deepest");
@@ -109,7 +128,8 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 		"copy_ns_per_kib", "ttwu_ns", "select_ns", "scan_cpu_ns", "ipi_send_ns",
 		"ipi_latency_ns", "poll_wake_ns", "fork_ns", "clone_ns", "exit_ns",
 		"thread_exit_ns", "reap_ns", "futex_ns", "nanosleep_ns", "tcp_send_ns", "tcp_recv_ns",
-		"udp_send_ns", "udp_recv_ns", "tcp_rx_softirq_ns", "udp_rx_softirq_ns", "smt_speed_pct", "cold_mlp",
+		"udp_send_ns", "udp_recv_ns", "tcp_rx_softirq_ns", "udp_rx_softirq_ns",
+		"smt_speed_pct", "cold_mlp",
 		"jitter_pct_x10", NULL };
 	const char *p = "costs.";
 	u64 v;
@@ -143,6 +163,15 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 	if (json_in_u64(c, o, p, "jitter_pct_x10", false, 0, 250, &v))
 		return -1;
 	k->jitter_pct_x10 = (unsigned)v;
+	/* A receive side this file gives is part of the send it knows of. */
+	if (json_object_object_get_ex(o, "tcp_rx_softirq_ns", NULL) &&
+	    k->tcp_rx_softirq_ns > k->tcp_send_ns)
+		return jfail(c, "costs.tcp_rx_softirq_ns",
+			     "above tcp_send_ns: the receive side is part of the send");
+	if (json_object_object_get_ex(o, "udp_rx_softirq_ns", NULL) &&
+	    k->udp_rx_softirq_ns > k->udp_send_ns)
+		return jfail(c, "costs.udp_rx_softirq_ns",
+			     "above udp_send_ns: the receive side is part of the send");
 	return 0;
 }
 

@@ -47,6 +47,15 @@ struct idle_state {
 	u64 exit_latency_ns;
 	u64 target_residency_ns;
 	bool polling;	/* CPU watches its flags: a wake-up needs no IPI */
+	/*
+	 * A virtual CPU's halt under a hypervisor that halt-polls (KVM's
+	 * halt_poll_ns): an idle period shorter than halt_poll_ns is ended
+	 * by the host's poll loop, in halt_poll_exit_ns instead of
+	 * exit_latency_ns (the host's scheduling of the vCPU thread). 0: no
+	 * polling host (bare metal).
+	 */
+	u64 halt_poll_ns;
+	u64 halt_poll_exit_ns;
 };
 
 /*

@@ -345,6 +345,7 @@ static int read_idle_states(struct sysfs *s, struct machine *m)
 	struct idle_state st[WS_MAX_IDLE_STATES];
 	int n = 0;
 
+	memset(st, 0, sizeof(st)); /* no host halt-polling known from /sys */
 	for (;; n++) {
 		char rel[256], name[64];
 		long lat, res;
