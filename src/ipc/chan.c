@@ -53,23 +53,36 @@ u64 chan_read_cost(const struct sim *sim, const struct chan *c)
 	return 0;
 }
 
+/*
+ * Loopback TCP/UDP: the part of p's send that ran as the receive side in
+ * its NET_RX softirq (ns; 0 for pipes and AF_UNIX), at most the whole send
+ * and drawn with the send step's jitter.
+ */
+static u64 rx_softirq_ns(const struct sim *sim, const struct chan *c, const struct task_struct *p)
+{
+	const struct costs *k = &sim->m->costs;
+	u64 rx, send;
+
+	if (c->kind == CHAN_TCP) {
+		rx = k->tcp_rx_softirq_ns;
+		send = k->tcp_send_ns;
+	} else if (c->kind == CHAN_UDP) {
+		rx = k->udp_rx_softirq_ns;
+		send = k->udp_send_ns;
+	} else {
+		return 0;
+	}
+	if (rx > send)
+		rx = send;
+	if (rx && p->step_nominal_ns == send)
+		rx = (u64)((unsigned __int128)rx * p->step_drawn_ns / send);
+	return rx;
+}
+
 u64 chan_write(struct sim *sim, struct chan *c, struct task_struct *p, u64 len, bool slept,
 	       bool *blocked)
 {
-	const struct costs *k = &sim->m->costs;
-
-	/* The receive side is part of the send: never more than all of it. */
-	u64 rx = c->kind == CHAN_TCP   ? k->tcp_rx_softirq_ns
-		 : c->kind == CHAN_UDP ? k->udp_rx_softirq_ns
-				       : 0;
-	u64 send = chan_write_cost(sim, c);
-
-	if (rx > send)
-		rx = send;
-	/* The send step ran with the jitter drawn for it: its receive side too. */
-	if (rx && p->step_nominal_ns == send && send)
-		rx = (u64)((unsigned __int128)rx * p->step_drawn_ns / send);
-	c->us.rx_softirq_ns = rx;
+	c->us.rx_softirq_ns = rx_softirq_ns(sim, c, p);
 	u64 n = c->kind == CHAN_PIPE ? pipe_write(sim, &c->pipe, p, len, slept, blocked)
 				     : unix_send(sim, &c->us, p, len, blocked);
 
