@@ -50,6 +50,11 @@ static void test_bad_input(void **state)
 	expect_usage_error("topo --machine hwloc:README.md", "README.md: not an hwloc XML topology");
 	expect_usage_error("topo --machine hwloc:", "hwloc: needs a file");
 	expect_usage_error("topo --machine hwloc:/nonexistent.xml", "/nonexistent.xml");
+	expect_usage_error("topo --machine /nonexistent.xml", "/nonexistent.xml: No such file");
+	/* A bare FILE.xml is read as hwloc's XML, and refused as such. */
+	tu_sh(out, sizeof(out), "cp README.md /tmp/wakesim-readme.xml");
+	expect_usage_error("topo --machine /tmp/wakesim-readme.xml",
+			   "/tmp/wakesim-readme.xml: not an hwloc XML topology");
 	tu_sh(out, sizeof(out), "head -c 3000 tests/data/hwloc/AMD-19h-Zen4-2xEpyc-9654.xml > "
 	      "/tmp/wakesim-cut.xml");
 	expect_usage_error("topo --machine hwloc:/tmp/wakesim-cut.xml",

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kern/features.h"
+#include "machine/machine.h"
 #include "util/jsondoc.h"
 #include "util/jsonin.h"
 #include "util/jsonpos.h"
@@ -195,8 +196,7 @@ static char *plan_machine(const struct json_in *c, const char *spec)
 			free(f);
 			return r;
 		}
-	/* machine_load()'s rule: a path, else a preset (or "host") */
-	if (strchr(spec, '/') || strstr(spec, ".json"))
+	if (machine_spec_is_file(spec))
 		return plan_path(c, spec);
 	return strdup(spec);
 }

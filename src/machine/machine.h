@@ -203,10 +203,19 @@ int machine_apply_cost_profile(struct machine *m, const char *spec, char *err, s
 /*
  * Load a machine from a spec: a preset name ("epyc9654-2s"), "host",
  * "sysfs:DIR" (a copied /sys, or a directory holding sys/devices/system),
- * or a path to a machine JSON file. Sets nr_cpu_ids. Returns 0, or -1 with
- * a message naming the file, line and field in err.
+ * "hwloc:FILE.xml", "lscpu:FILE", a path to a machine JSON file, or a path
+ * ending in ".xml" (read as hwloc XML, what `lstopo --of xml` writes).
+ * Sets nr_cpu_ids. Returns 0, or -1 with a message naming the file, line
+ * and field in err.
  */
 int machine_load(const char *spec, struct machine *m, char *err, size_t errlen);
+
+/*
+ * Whether an unprefixed machine spec names a file (a path, FILE.json or
+ * FILE.xml) rather than a preset or "host": machine_load()'s rule, for
+ * callers that resolve such paths first (sweep plans).
+ */
+bool machine_spec_is_file(const char *spec);
 void machine_free(struct machine *m);
 
 /* Fill derived data (SMT masks) after topo is final. Returns 0 or -1. */

@@ -136,6 +136,18 @@ void machine_assumed_text(const struct machine *m, char *buf, size_t len)
 		}
 }
 
+static bool spec_is_xml(const char *spec)
+{
+	size_t n = strlen(spec);
+
+	return n > 4 && !strcmp(spec + n - 4, ".xml");
+}
+
+bool machine_spec_is_file(const char *spec)
+{
+	return strchr(spec, '/') || strstr(spec, ".json") || spec_is_xml(spec);
+}
+
 int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 {
 	const struct preset_blob *b;
@@ -150,13 +162,18 @@ int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 		snprintf(m->name, sizeof(m->name), "%.63s", spec);
 		snprintf(m->cost_profile, sizeof(m->cost_profile), "%s",
 			 m->assumed[ASSUMED_IDLE][0] ? "default" : "default, sysfs idle states");
-	} else if (!strncmp(spec, "lscpu:", 6) || !strncmp(spec, "hwloc:", 6)) {
-		ret = spec[0] == 'l' ? machine_read_lscpu(spec + 6, m, err, errlen)
-				     : machine_read_hwloc(spec + 6, m, err, errlen);
+	} else if (!strncmp(spec, "lscpu:", 6) || !strncmp(spec, "hwloc:", 6) ||
+		   spec_is_xml(spec)) {
+		/* A bare FILE.xml is what lstopo writes: no one means it as JSON. */
+		bool lscpu = !strncmp(spec, "lscpu:", 6);
+		const char *file = lscpu || !strncmp(spec, "hwloc:", 6) ? spec + 6 : spec;
+
+		ret = lscpu ? machine_read_lscpu(file, m, err, errlen)
+			    : machine_read_hwloc(file, m, err, errlen);
 		snprintf(m->name, sizeof(m->name), "%.63s", spec);
 		snprintf(m->cost_profile, sizeof(m->cost_profile), "default");
-		idle_states_from_default(m, spec + 6);
-	} else if (strchr(spec, '/') || strstr(spec, ".json")) {
+		idle_states_from_default(m, file);
+	} else if (machine_spec_is_file(spec)) {
 		ret = load_file(spec, m, err, errlen);
 	} else if (strncmp(spec, "costs/", 6) && (b = preset_blob_find(spec))) {
 		char file[128];
@@ -172,7 +189,7 @@ int machine_load(const char *spec, struct machine *m, char *err, size_t errlen)
 		}
 		snprintf(err, errlen,
 			 "unknown machine \"%s\" (presets: %s; or host, sysfs:DIR, hwloc:FILE.xml, "
-			 "lscpu:FILE, FILE.json)",
+			 "lscpu:FILE, FILE.json, FILE.xml)",
 			 spec, names);
 		return -1;
 	}
