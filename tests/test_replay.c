@@ -585,7 +585,7 @@ static void test_trial_findings(void **state)
 	 * marker's line, found here by grep) and that the replay ends there.
 	 */
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine tests/data/ideal-2cpu.json --trace "
-			       "%s/big.txt --trace-max-size 20K -- hackbench -g 1 -f 2 -l 500 >/dev/null "
+			       "%s/big.txt --trace-max-size 10K -- hackbench -g 1 -f 2 -l 500 >/dev/null "
 			       "2>&1 && grep -n 'trace-max-size' %s/big.txt | cut -d: -f1", tu_wakesim(), dir,
 			       dir), 0);
 	char want[160];

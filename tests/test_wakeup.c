@@ -432,6 +432,60 @@ static void test_wake_claims_what_it_read(void **state)
 	race_case(70, 2, 450, 0);
 }
 
+/*
+ * One CPU's wake-ups run one after another: the second reads what the
+ * first wrote (try_to_wake_up()'s ttwu_pending, v6.4). ideal-4cpu-scan,
+ * v6.4: CPU 0 runs W, CPUs 1-3 are idle; A and B last ran on CPU 0, so
+ * prev is the waker's CPU and select_idle_sibling() scans from CPU 1.
+ * W wakes A, then B, both at 1 ms: A's scan reads CPU 1 (idle) at
+ * ttwu 100 + select 100 + 100 = 300 ns and claims it 50 ns later (the
+ * IPI's send). B's scan, decided at the same instant, must see CPU 1
+ * taken (the model's claim is still an event): it goes on to CPU 2, read
+ * at 400 ns and claimed at 450. Reading CPU 1 idle, both would land on it.
+ * CPU 3, which no claim names, stays idle to W's reads throughout.
+ */
+static void test_wakeups_from_one_cpu_in_turn(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/ideal-4cpu-scan.json");
+	struct sim *sim = tu_sim_kernel(m, "default", KV_6_4);
+	struct task_struct *a = tu_task(sim, 0), *b = tu_task(sim, 0);
+
+	tu_busy(sim, 0);
+	sim->now = NSEC_PER_MSEC;
+	sim->this_cpu = 0;
+	sim->kcost_ns = 0;
+	assert_int_equal(try_to_wake_up(sim, a, 0), 1);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 300);
+	assert_int_equal(sim->rq[1].claim_from, 0);
+	assert_false(idle_cpu(sim, 1)); /* to W's CPU */
+	assert_true(idle_cpu(sim, 3));
+	sim->this_cpu = 0;
+	sim->kcost_ns = 0;
+	assert_int_equal(try_to_wake_up(sim, b, 0), 1);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 400);
+	/* Another CPU's read sees CPU 1 as it is until the claim lands. */
+	sim->this_cpu = 2;
+	assert_true(idle_cpu(sim, 1));
+	sim->this_cpu = 0;
+	tu_wake_read(sim, a);
+	assert_int_equal(task_cpu(a), 1);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 350);
+	tu_wake_read(sim, b);
+	assert_int_equal(task_cpu(b), 2);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 450);
+	assert_int_equal(sim->met.wake_rechecks, 0);
+	assert_int_equal(sim->met.place_reason[PR_SCAN_IDLE_CPU], 2);
+	/* A's wake-list entry lands: the claim is no longer pending. */
+	evq_cancel(&sim->eng.evq, &a->ev_wake);
+	sim->now = a->ev_wake.time;
+	ttwu_queue_event(sim, a);
+	assert_int_equal(sim->rq[1].claim_from, -1);
+	assert_int_equal(sim->rq[2].claim_from, 0);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_numa_wake_affine),
 		cmocka_unit_test(test_ttwu_schedstats),
 		cmocka_unit_test(test_wake_claims_what_it_read),
+		cmocka_unit_test(test_wakeups_from_one_cpu_in_turn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

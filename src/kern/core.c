@@ -386,11 +386,19 @@ void sched_ttwu_pending(struct sim *sim, struct rq *rq)
 /* EV_WAKE_ENQUEUE: the waker's CPU finished selecting and now enqueues. */
 static void ttwu_check_event(struct sim *sim, struct task_struct *p);
 
+/* p's waker claimed cpu, or is about to read it again: no longer pending. */
+static void claim_done(struct sim *sim, const struct task_struct *p, int cpu)
+{
+	if (sim->rq[cpu].claim_from == p->wake_from_cpu)
+		sim->rq[cpu].claim_from = -1;
+}
+
 void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 {
 	int cpu = task_cpu(p);
 	struct rq *rq = cpu_rq(sim, cpu);
 
+	claim_done(sim, p, p->wake_checking ? p->wake_plc.dest : cpu);
 	if (p->wake_checking) {
 		ttwu_check_event(sim, p);
 		return;
@@ -652,6 +660,7 @@ static bool wake_needs_check(struct sim *sim, struct task_struct *p, int cpu)
 	    sim->plc.dest != cpu || p->wake_rechecks >= WAKE_RECHECKS_MAX)
 		return false;
 	p->wake_checking = true;
+	sim->rq[cpu].claim_from = this_cpu;
 	/* The placement so far (its dest, where its scan would go on), with
 	 * the runqueues its path has examined. */
 	p->wake_plc = sim->plc;
@@ -762,6 +771,7 @@ static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_
 		sim->met.ipi_send_ns += k->ipi_send_ns;
 	}
 	sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
+	sim->rq[cpu].claim_from = this_cpu;
 	evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + sim->kcost_ns);
 }
 

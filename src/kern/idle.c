@@ -159,6 +159,15 @@ bool idle_cpu(struct sim *sim, int cpu)
 {
 	const struct rq *rq = &sim->rq[cpu];
 
+	/*
+	 * A CPU's wake-ups run one after another in the kernel: each writes
+	 * ttwu_pending or nr_running (try_to_wake_up(), core.c v6.4/v6.12)
+	 * before the next one reads. The model's claim of a remote CPU is an
+	 * event at the end of the path, so until then its waker's own reads
+	 * see it taken here. Other CPUs see it when it lands, as they would.
+	 */
+	if (rq->claim_from >= 0 && rq->claim_from == sim->this_cpu)
+		return false;
 	if (POLICY_HAS(sim, idle_cpu)) {
 		bool idle;
 

@@ -297,6 +297,12 @@ struct rq {
 	struct task_struct *idle;	/* the idle task: current while curr is NULL */
 	bool need_resched;
 	int ttwu_pending;		/* wakes queued on the wake list, not yet enqueued */
+	/*
+	 * The CPU whose wake-up chose this one and has yet to claim it (its
+	 * wake-list entry or locked enqueue lands at the end of its path), -1
+	 * none: that CPU's own later reads see this one taken (kern/idle.c).
+	 */
+	int claim_from;
 	struct task_struct *wake_list;	/* queued wakes, delivered by IPI */
 	bool ipi_pending;
 	u64 clock;			/* last update_rq_clock(), ns (kern/irqtime.c) */

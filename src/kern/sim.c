@@ -128,6 +128,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		cacheline_init(&rq->curr_line);
 		cacheline_init(&rq->cfs_line);
 		rq->lock_owner = -1;
+		rq->claim_from = -1;
 		event_init(&rq->ev_run, EV_CPU_RUN, cpu, NULL);
 		event_init(&rq->ev_tick, EV_CPU_TICK, cpu, NULL);
 		event_init(&rq->ev_ipi, EV_CPU_IPI, cpu, NULL);
