@@ -216,6 +216,7 @@ int machine_load(const char *spec, struct machine *m, char *err, size_t errlen);
  * callers that resolve such paths first (sweep plans).
  */
 bool machine_spec_is_file(const char *spec);
+
 void machine_free(struct machine *m);
 
 /* Fill derived data (SMT masks) after topo is final. Returns 0 or -1. */
