@@ -47,10 +47,10 @@ static const char usage[] =
 	"\n"
 	"Machines: a preset name, host (this machine's /sys, or $WAKESIM_SYSFS when set;\n"
 	"what /sys does not say is assumed, and outputs print it), sysfs:DIR (a copied\n"
-	"/sys tree), hwloc:FILE.xml (lstopo --of xml), lscpu:FILE (lscpu -p=CPU,CORE,\n"
-	"SOCKET,NODE,CACHE) or a machine JSON file. FEATURES use debugfs syntax:\n"
-	"SIS_SHORT,NO_SIS_UTIL; \"default\" keeps the kernel profile's. K: v5.12, v6.4,\n"
-	"v6.6 or mainline (the default). WORKLOAD: a benchmark\n"
+	"/sys tree), hwloc:FILE.xml or FILE.xml (lstopo --of xml), lscpu:FILE (lscpu\n"
+	"-p=CPU,CORE,SOCKET,NODE,CACHE) or a machine JSON file. FEATURES use debugfs\n"
+	"syntax: SIS_SHORT,NO_SIS_UTIL; \"default\" keeps the kernel profile's. K: v5.12,\n"
+	"v6.4, v6.6 or mainline (the default). WORKLOAD: a benchmark\n"
 	"with its own tool's flags, e.g. -- hackbench -g 4 -l 1000 --pipe --threads,\n"
 	"-- tbench 8, -- netperf -t TCP_RR -l 1, -- rt-app FILE.json (wakesim workloads).\n";
 
