@@ -277,16 +277,15 @@ int cmd_calibrate(int argc, char **argv)
 	/* Where the states came from: a reader's assumption stays visible. */
 	char idle_src[640];
 
-	snprintf(idle_src, sizeof(idle_src), "%s; exit latencies of non-polling states: %s",
+	snprintf(idle_src, sizeof(idle_src), "%s; exit latencies of non-polling states: %s%s",
 		 m.assumed[ASSUMED_IDLE][0] ? m.assumed[ASSUMED_IDLE]
 					    : "names, exit latencies and target residencies from /sys",
-		 wake > 0 ? (hp.window_us ? "raised to what a 2 ms-idle CPU's wake-up measured beyond "
-					    "the other costs (idle_2ms_wake_ns), if higher; halts "
-					    "shorter than halt_poll_us cost what a 10 us one's measured "
-					    "(idle_10us_wake_ns): a host that halt-polls"
-					  : "raised to what a 2 ms-idle CPU's wake-up measured beyond the other "
-					    "costs (idle_2ms_wake_ns), if higher")
-			  : "not measured (one CPU)");
+		 wake > 0 ? "raised to what a 2 ms-idle CPU's wake-up measured beyond the other "
+			    "costs (idle_2ms_wake_ns), if higher"
+			  : "not measured (one CPU)",
+		 hp.window_us ? "; halts shorter than halt_poll_us cost what a 10 us one's measured "
+				"(idle_10us_wake_ns): a host that halt-polls"
+			      : "");
 
 	struct utsname u;
 	char desc[300];
