@@ -346,6 +346,10 @@ static void test_bad_profiles(void **state)
 			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
 			       " \"halt_poll_us\": 200 } ] }",
 			       "field \"idle_states[0].halt_poll_us\": needs halt_poll_exit_latency_us");
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
+			       " \"halt_poll_ipi_send_ns\": 2000 } ] }",
+			       "field \"idle_states[0].halt_poll_ipi_send_ns\": needs halt_poll_us above 0");
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"tcp_rx_softirq_ns\": 3000 } }",
 			       ":2: field \"costs.tcp_rx_softirq_ns\": above tcp_send_ns");
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"context_switch_ns\": \"x\",\n"
@@ -509,6 +513,17 @@ static void test_calibrate(void **state)
 			       "($w - .costs.pipe_write_ns - .costs.ttwu_ns - 100) as $d | "
 			       "(if $d < 10 then 10 else $d end) - .costs.ipi_send_ns | fabs <= 2 end' %s",
 			       path), 0);
+	/*
+	 * The same in the 10-us idle, for a host that halt-polls: the halt's
+	 * halt_poll_ipi_send_ns, floored at 10 ns; without a polling host
+	 * neither the raw figure nor the field.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured.idle_10us_wake_write_ns as $w | "
+			       "(.idle_states | map(.halt_poll_ipi_send_ns) | map(select(. != null))) as $s | "
+			       "if $w == null then $s == [] else "
+			       "($w - .costs.pipe_write_ns - .costs.ttwu_ns - 100) as $d | "
+			       "($s | length > 0) and ($s | all((if $d < 10 then 10 else $d end) - . | fabs <= 2)) "
+			       "end' %s", path), 0);
 	/*
 	 * A loopback send + receive is what half the TCP (UDP) ping-pong on
 	 * one CPU took beyond half the pipe one, plus the pipe's write +

@@ -632,6 +632,63 @@ static void test_halt_poll_exit(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * The waker's side of the same window: an IPI sent to a vCPU its host is
+ * still polling costs the sender the state's halt_poll_ipi_send_ns (the
+ * guest's VM exit, no host wake-up of the vCPU thread), one to a vCPU
+ * halted longer, or on a state without that figure, the profile's
+ * ipi_send_ns. probe-2s's C1E with a 100-us window, sends of 3 us inside
+ * it and 12 us otherwise: CPU 0 reschedules CPU 1 halted 50 us -> 3000
+ * ns charged to CPU 0; halted 200 us -> 12000; with no
+ * halt_poll_ipi_send_ns given, 50 us -> 12000. A running target is no
+ * halt: 12000.
+ */
+static void test_halt_poll_ipi_send(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/probe-2s.json");
+	struct idle_state *c1e = &m->idle[2];
+	static const struct {
+		u64 halted_us;
+		bool set, running;
+		u64 sent;
+	} cases[] = {
+		{ 50, true, false, 3000 },
+		{ 200, true, false, 12000 },
+		{ 50, false, false, 12000 },
+		{ 0, true, true, 12000 },
+	};
+
+	m->costs.ipi_send_ns = 12000;
+	c1e->halt_poll_ns = 100 * NSEC_PER_USEC;
+	c1e->halt_poll_exit_ns = 3 * NSEC_PER_USEC;
+	c1e->halt_poll_ipi_send_ns = 3000;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sim *sim = tu_sim(m, "default");
+		struct rq *rq = &sim->rq[1];
+
+		c1e->halt_poll_send_set = cases[i].set;
+		if (cases[i].running) {
+			tu_busy(sim, 1);
+		} else {
+			rq->mode = CPU_MODE_IDLE;
+			rq->curr = NULL;
+			rq->idle_state = 2;
+			rq->idle_enter_ns = NOW;
+		}
+		sim->now = NOW + cases[i].halted_us * NSEC_PER_USEC;
+		sim->this_cpu = 0;
+		sim->kcost_ns = 0;
+		resched_curr(sim, rq);
+		assert_int_equal(sim->met.ipi_send_ns, cases[i].sent);
+		assert_int_equal(sim->kcost_ns, cases[i].sent);
+		assert_int_equal(sim->met.ipis, 1);
+		sim->this_cpu = -1;
+		tu_sim_free(sim);
+	}
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -648,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_holds_timers),
 		cmocka_unit_test(test_newidle_cost_is_time),
 		cmocka_unit_test(test_halt_poll_exit),
+		cmocka_unit_test(test_halt_poll_ipi_send),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

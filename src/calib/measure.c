@@ -507,7 +507,7 @@ int calib_halt_poll(int cpu_a, int cpu_b, double long_ns, const struct calib_opt
 		hp->idle_us[i] = ladder[i];
 		hp->wake_ns[i] = -1;
 	}
-	if (calib_idle_wake(cpu_a, cpu_b, ladder[0], o, &hp->wake_ns[0], &wr))
+	if (calib_idle_wake(cpu_a, cpu_b, ladder[0], o, &hp->wake_ns[0], &hp->short_write_ns))
 		return -1;
 	hp->short_ns = hp->wake_ns[0];
 	/* Short halts no cheaper than long ones by a quarter: no polling host. */

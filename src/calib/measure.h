@@ -62,14 +62,16 @@ int calib_idle_wake(int cpu_a, int cpu_b, int idle_us, const struct calib_opts *
  * 10-us one and long_ns (the latency after a long idle, e.g. 2 ms):
  * window_us is the longest length under it before those, 0 when short
  * halts are not a quarter cheaper than long ones (bare metal); wake_ns[]
- * the medians (ns; -1: not measured). Returns 0, or -1 if a measurement
- * failed.
+ * the medians (ns; -1: not measured); short_write_ns the waker's write(2)
+ * in the 10-us one (what its IPI costs it while the host still polls the
+ * wakee's vCPU). Returns 0, or -1 if a measurement failed.
  */
 #define CALIB_HALT_POLL_STEPS 7
 struct calib_halt_poll {
 	int idle_us[CALIB_HALT_POLL_STEPS];
 	double wake_ns[CALIB_HALT_POLL_STEPS];
 	double short_ns;	/* the 10-us idle's wake-up latency */
+	double short_write_ns;	/* the waker's write(2) in it */
 	int window_us;
 };
 int calib_halt_poll(int cpu_a, int cpu_b, double long_ns, const struct calib_opts *o,

@@ -232,8 +232,10 @@ void resched_curr(struct sim *sim, struct rq *rq)
 	case CPU_MODE_RUNNING:
 		break;
 	}
-	charge(sim, sim->m->costs.ipi_send_ns);
-	sim->met.ipi_send_ns += sim->m->costs.ipi_send_ns;
+	u64 send = ipi_send_cost(sim, rq);
+
+	charge(sim, send);
+	sim->met.ipi_send_ns += send;
 	sim->met.ipis++;
 	send_ipi(sim, rq->cpu, sim->m->costs.ipi_latency_ns);
 }
@@ -767,8 +769,10 @@ static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_
 	} else {
 		/* __ttwu_queue_wakelist(): WRITE_ONCE(rq->ttwu_pending, 1). */
 		line_write(sim, &sim->rq[cpu].pend_line);
-		charge(sim, k->ipi_send_ns);
-		sim->met.ipi_send_ns += k->ipi_send_ns;
+		u64 send = ipi_send_cost(sim, &sim->rq[cpu]);
+
+		charge(sim, send);
+		sim->met.ipi_send_ns += send;
 	}
 	sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
 	sim->rq[cpu].claim_from = this_cpu;

@@ -90,6 +90,16 @@ u64 idle_exit_latency(const struct sim *sim, const struct rq *rq)
 	return st->exit_latency_ns;
 }
 
+u64 ipi_send_cost(const struct sim *sim, const struct rq *rq)
+{
+	const struct idle_state *st = &sim->m->idle[rq->idle_state];
+
+	if (rq->mode == CPU_MODE_IDLE && st->halt_poll_send_set &&
+	    sim->now - rq->idle_enter_ns < st->halt_poll_ns)
+		return st->halt_poll_ipi_send_ns;
+	return sim->m->costs.ipi_send_ns;
+}
+
 /* One pass of do_idle()'s loop: the governor's state, then the tick. */
 static void idle_select(struct sim *sim, struct rq *rq)
 {

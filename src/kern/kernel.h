@@ -120,6 +120,14 @@ void idle_exit(struct sim *sim, struct rq *rq);
  */
 u64 idle_exit_latency(const struct sim *sim, const struct rq *rq);
 /*
+ * ns of the sender's CPU time to send rq's CPU an IPI: costs.ipi_send_ns,
+ * or, to a virtual CPU halted less than its state's halt_poll_ns ago (its
+ * host still polling it, so the send's VM exit need not wake the vCPU's
+ * thread), the state's halt_poll_ipi_send_ns when the profile gives one
+ * (wakesim calibrate measures both: docs/costs.md).
+ */
+u64 ipi_send_cost(const struct sim *sim, const struct rq *rq);
+/*
  * The tick on an idle CPU whose governor kept it (sched_tick() with
  * rq->idle_balance set): it wakes the CPU out of its state, balances this
  * CPU at the idle interval when due, then either leaves idle (it pulled

@@ -519,6 +519,9 @@ void sched_domains_print(FILE *out, const struct machine *m, const struct sched_
 			fprintf(out, " (exit %g if halted under %g: the host halt-polls)",
 				(double)m->idle[i].halt_poll_exit_ns / 1000,
 				(double)m->idle[i].halt_poll_ns / 1000);
+		if (m->idle[i].halt_poll_send_set)
+			fprintf(out, " (an IPI to it then costs its sender %g)",
+				(double)m->idle[i].halt_poll_ipi_send_ns / 1000);
 	}
 	fprintf(out, "%s\n", m->nr_idle_states ? "" : " none");
 	machine_print_assumed(out, m, "");

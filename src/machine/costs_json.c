@@ -22,7 +22,7 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 {
 	static const char *const known[] = { "name", "exit_latency_us", "target_residency_us",
 					     "polling", "halt_poll_us", "halt_poll_exit_latency_us",
-					     NULL };
+					     "halt_poll_ipi_send_ns", NULL };
 
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) < 1 ||
 	    json_object_array_length(a) > WS_MAX_IDLE_STATES) {
@@ -36,7 +36,7 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 		json_object *s = json_object_array_get_idx(a, (size_t)i), *pv;
 		struct idle_state *st = &m->idle[i];
 		char prefix[32];
-		u64 lat = 0, res = 0, hp = 0, hp_lat = 0;
+		u64 lat = 0, res = 0, hp = 0, hp_lat = 0, hp_send = 0;
 
 		snprintf(prefix, sizeof(prefix), "idle_states[%d].", i);
 		char ipath[48];
@@ -50,12 +50,16 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 		    json_in_u64(c, s, prefix, "target_residency_us", true, 0, 1000000, &res) ||
 		    json_in_u64(c, s, prefix, "halt_poll_us", false, 0, 1000000, &hp) ||
 		    json_in_u64(c, s, prefix, "halt_poll_exit_latency_us", false, 0, COST_EXIT_US_MAX,
-				&hp_lat))
+				&hp_lat) ||
+		    json_in_u64(c, s, prefix, "halt_poll_ipi_send_ns", false, 0,
+				COST_NS_MAX, &hp_send))
 			return -1;
 		st->exit_latency_ns = lat * 1000;
 		st->target_residency_ns = res * 1000;
 		st->halt_poll_ns = hp * 1000;
 		st->halt_poll_exit_ns = hp_lat * 1000;
+		st->halt_poll_ipi_send_ns = hp_send;
+		st->halt_poll_send_set = json_object_object_get_ex(s, "halt_poll_ipi_send_ns", NULL);
 		st->polling = false;
 		if (json_object_object_get_ex(s, "polling", &pv)) {
 			if (!json_object_is_type(pv, json_type_boolean))
@@ -82,6 +86,9 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 				     "a polling state never halts: no host poll to end it");
 		if (!st->halt_poll_ns && json_object_object_get_ex(s, "halt_poll_exit_latency_us", NULL))
 			return jfail(c, strcat(ipath, ".halt_poll_exit_latency_us"),
+				     "needs halt_poll_us above 0 (the host's poll window)");
+		if (!st->halt_poll_ns && st->halt_poll_send_set)
+			return jfail(c, strcat(ipath, ".halt_poll_ipi_send_ns"),
 				     "needs halt_poll_us above 0 (the host's poll window)");
 		if (st->halt_poll_ns && !json_object_object_get_ex(s, "halt_poll_exit_latency_us", NULL))
 			return jfail(c, strcat(ipath, ".halt_poll_us"),

@@ -56,6 +56,14 @@ struct idle_state {
 	 */
 	u64 halt_poll_ns;
 	u64 halt_poll_exit_ns;
+	/*
+	 * What an IPI costs its sender while the host still polls this halt
+	 * (ns; a guest's IPI is a VM exit, and one to a vCPU the host has
+	 * scheduled out also wakes its thread, inside that exit): used when
+	 * halt_poll_send_set, else costs.ipi_send_ns as for any other target.
+	 */
+	u64 halt_poll_ipi_send_ns;
+	bool halt_poll_send_set;
 };
 
 /*
