@@ -3,16 +3,27 @@
 # `host`.
 # Usage: [COSTS=PROFILE] tools/validate-host.sh [EXTRA HACKBENCH FLAGS...]
 #        [COSTS=PROFILE] tools/validate-host.sh --pinning [RUNS]
+#        COSTS=calibrate tools/validate-host.sh ...   (either form)
 # The first form: rt-tests hackbench -g 1..4, median of 5 real runs next
 # to the mean of 5 simulated seeds. --pinning: perf bench sched pipe,
 # hackbench -p -T and hackbench (sockets, processes), each free on every
 # CPU and pinned to CPU 0 (taskset -c 0; --cpus 0 in the model), median of
 # RUNS real runs (default 5) next to the mean of 5 simulated seeds, with
 # the pinned/free ratios of both (docs/validation.md).
-# COSTS: a cost profile for the simulation (wakesim calibrate -o FILE).
+# COSTS: a cost profile for the simulation (wakesim calibrate -o FILE), or
+# "calibrate": run wakesim calibrate first and use what it writes. A guest's
+# costs move within the hour (docs/validation.md), so a profile measured
+# right before the real runs is the one to compare them with.
 set -eu
 cd "$(dirname "$0")/.."
 command -v hackbench >/dev/null || { echo "needs rt-tests' hackbench (apt-get install rt-tests)" >&2; exit 2; }
+if [ "${COSTS:-}" = calibrate ]; then
+	prof=$(mktemp "${TMPDIR:-/tmp}/wakesim-host.XXXXXX.json") || exit 2
+	trap 'rm -f "$prof"' EXIT INT TERM
+	./wakesim calibrate -o "$prof" >&2 || { echo "wakesim calibrate failed" >&2; exit 2; }
+	COSTS=$prof
+	costs_name="what wakesim calibrate measured just now"
+fi
 
 if [ "${1:-}" = "--pinning" ]; then
 	command -v perf >/dev/null || { echo "needs perf (apt-get install linux-perf)" >&2; exit 2; }
@@ -36,7 +47,7 @@ if [ "${1:-}" = "--pinning" ]; then
 				awk -F: '/"value"/ {gsub(/[ ,]/, "", $2); print $2; exit}'
 		done | awk '{s += $1} END {printf "%.6f", s / NR}'
 	}
-	echo "simulated on host with costs: ${COSTS:-the default profile (no COSTS=; see wakesim calibrate)}"
+	echo "simulated on host with costs: ${costs_name:-${COSTS:-the default profile (no COSTS=; see wakesim calibrate)}}"
 	printf '%-36s %10s %10s %8s %10s %10s %8s %10s\n' benchmark "real free" "pinned" ratio \
 		"sim free" "pinned" ratio "sim/real"
 	for b in "perf bench sched pipe -l 100000" "hackbench -g 1 -p -T -l 1000" "hackbench -g 1 -l 1000"; do
