@@ -350,6 +350,43 @@ static void test_bad_profiles(void **state)
 			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
 			       " \"halt_poll_ipi_send_ns\": 2000 } ] }",
 			       "field \"idle_states[0].halt_poll_ipi_send_ns\": needs halt_poll_us above 0");
+	/* Found by a bad-input trial: a send into the host's poll dearer than
+	 * the one outside it was taken (the run then never ended), and a
+	 * polling state was told it needed a poll window. */
+	expect_profile_refused("{ \"name\": \"x\",\n \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
+			       " \"halt_poll_us\": 100, \"halt_poll_exit_latency_us\": 1,\n"
+			       "   \"halt_poll_ipi_send_ns\": 3000 } ],\n"
+			       " \"costs\": { \"ipi_send_ns\": 2000 } }",
+			       ":4: field \"idle_states[0].halt_poll_ipi_send_ns\": above costs.ipi_send_ns");
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"P\", \"exit_latency_us\": 0, \"target_residency_us\": 0,"
+			       " \"polling\": true, \"halt_poll_ipi_send_ns\": 30 } ] }",
+			       "field \"idle_states[0].halt_poll_ipi_send_ns\": a polling state never halts");
+	{
+		char m[] = "/tmp/wakesim-hp-XXXXXX", prof[] = "/tmp/wakesim-hpp-XXXXXX";
+		int fm = mkstemp(m), fp = mkstemp(prof);
+
+		assert_true(fm >= 0 && fp >= 0);
+		close(fm);
+		close(fp);
+		assert_int_equal(tu_sh(out, sizeof(out),
+				       "jq '.name = \"hp\" | .idle_states = [{\"name\": \"halt\", "
+				       "\"exit_latency_us\": 30, \"target_residency_us\": 30, \"halt_poll_us\": 100, "
+				       "\"halt_poll_exit_latency_us\": 1, \"halt_poll_ipi_send_ns\": 3000}] | "
+				       ".costs.ipi_send_ns = 5000' tests/data/ideal-2cpu.json > %s && "
+				       "printf '{ \"name\": \"y\",\n  \"costs\": { \"ipi_send_ns\": 1000 } }' > %s",
+				       m, prof), 0);
+		/* The machine alone is consistent; a profile lowering the send below its poll's is not. */
+		assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s -- hackbench -g 1 -l 5",
+				       tu_wakesim(), m), 0);
+		assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --cost-profile %s -- "
+				       "hackbench -g 1 -l 5", tu_wakesim(), m, prof), 2);
+		assert_non_null(strstr(out, ":2: field \"costs.ipi_send_ns\": below an idle state's "
+					    "halt_poll_ipi_send_ns"));
+		unlink(m);
+		unlink(prof);
+	}
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"tcp_rx_softirq_ns\": 3000 } }",
 			       ":2: field \"costs.tcp_rx_softirq_ns\": above tcp_send_ns");
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"context_switch_ns\": \"x\",\n"

@@ -264,6 +264,9 @@ int cmd_calibrate(int argc, char **argv)
 	if (poll_send_set)
 		poll_send = clamp_ns(hp.short_write_ns - (double)(k.pipe_write_ns + k.ttwu_ns +
 								  k.select_ns), 10);
+	/* Noise may invert the two: never dearer than the send it undercuts. */
+	if (poll_send > k.ipi_send_ns)
+		poll_send = k.ipi_send_ns;
 	/* What a 2 ms-idle CPU adds beyond the IPI is its idle state's exit. */
 	if (wake > 0) {
 		double path = base + (double)(k.ttwu_ns + k.select_ns + k.ipi_latency_ns);

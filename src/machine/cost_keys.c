@@ -153,8 +153,12 @@ void cost_keys_order_idle(struct machine *m)
 		if (s->target_residency_ns < s->exit_latency_ns)
 			s->target_residency_ns = s->exit_latency_ns;
 	}
-	/* A host's poll ends a halt sooner than the state's exit, never later. */
-	for (int i = 0; i < m->nr_idle_states; i++)
+	/* A host's poll ends a halt sooner than the state's exit, never later,
+	 * and a send into it costs no more than one the host must act on. */
+	for (int i = 0; i < m->nr_idle_states; i++) {
 		if (m->idle[i].halt_poll_exit_ns > m->idle[i].exit_latency_ns)
 			m->idle[i].halt_poll_exit_ns = m->idle[i].exit_latency_ns;
+		if (m->idle[i].halt_poll_ipi_send_ns > m->costs.ipi_send_ns)
+			m->idle[i].halt_poll_ipi_send_ns = m->costs.ipi_send_ns;
+	}
 }

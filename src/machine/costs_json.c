@@ -87,6 +87,9 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 		if (!st->halt_poll_ns && json_object_object_get_ex(s, "halt_poll_exit_latency_us", NULL))
 			return jfail(c, strcat(ipath, ".halt_poll_exit_latency_us"),
 				     "needs halt_poll_us above 0 (the host's poll window)");
+		if (st->polling && st->halt_poll_send_set)
+			return jfail(c, strcat(ipath, ".halt_poll_ipi_send_ns"),
+				     "a polling state never halts: no host poll to send into");
 		if (!st->halt_poll_ns && st->halt_poll_send_set)
 			return jfail(c, strcat(ipath, ".halt_poll_ipi_send_ns"),
 				     "needs halt_poll_us above 0 (the host's poll window)");
@@ -361,6 +364,35 @@ static int parse_ranges(const struct json_in *c, json_object *o, struct machine 
 }
 
 /*
+ * A send to a vCPU its host still polls costs less than one whose thread
+ * the host must wake: checked once both are known, against the field this
+ * file gave (the state's send, else its ipi_send_ns).
+ */
+static int check_halt_poll_send(const struct json_in *c, json_object *root, const struct machine *m)
+{
+	json_object *o;
+	bool states = json_object_object_get_ex(root, "idle_states", NULL);
+	bool send = json_object_object_get_ex(root, "costs", &o) &&
+		    json_object_object_get_ex(o, "ipi_send_ns", NULL);
+
+	for (int i = 0; (states || send) && i < m->nr_idle_states; i++) {
+		const struct idle_state *st = &m->idle[i];
+		char path[64];
+
+		if (!st->halt_poll_send_set || st->halt_poll_ipi_send_ns <= m->costs.ipi_send_ns)
+			continue;
+		if (!states)
+			return jfail(c, "costs.ipi_send_ns",
+				     "below an idle state's halt_poll_ipi_send_ns: a send to a vCPU "
+				     "its host must wake costs more than one it still polls, not less");
+		snprintf(path, sizeof(path), "idle_states[%d].halt_poll_ipi_send_ns", i);
+		return jfail(c, path, "above costs.ipi_send_ns: a send to a vCPU its host still "
+				      "polls costs less than one it must wake, not more");
+	}
+	return 0;
+}
+
+/*
  * "idle_states" (replacing the machine's), "costs" (over what is already
  * set) and their "ranges", as a machine file and a cost profile both give
  * them.
@@ -383,6 +415,8 @@ int costs_json_idle_and_costs(const struct json_in *c, json_object *root, struct
 			return -1;
 		drop_given_ranges(o, m);
 	}
+	if (check_halt_poll_send(c, root, m))
+		return -1;
 	if (json_object_object_get_ex(root, "ranges", &o))
 		return parse_ranges(c, o, m);
 	return 0;
