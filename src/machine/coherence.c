@@ -148,11 +148,17 @@ static inline __attribute__((always_inline)) void cal_advance(struct line_calend
 {
 	if (b <= c->head)
 		return;
-	if (b - c->head >= LINE_CAL_BUCKETS)
+	if (b - c->head >= LINE_CAL_BUCKETS) {
 		memset(c->slot, 0, sizeof(c->slot));
-	else
-		for (u64 k = c->head + 1; k <= b; k++)
-			c->slot[k % LINE_CAL_BUCKETS] = (struct line_cal_slot){ 0, 0 };
+	} else {
+		/* Slots head+1 .. b of the ring: one run, or two where it wraps. */
+		unsigned from = (unsigned)((c->head + 1) % LINE_CAL_BUCKETS);
+		unsigned n = (unsigned)(b - c->head);
+		unsigned first = from + n <= LINE_CAL_BUCKETS ? n : LINE_CAL_BUCKETS - from;
+
+		memset(&c->slot[from], 0, first * sizeof(c->slot[0]));
+		memset(c->slot, 0, (n - first) * sizeof(c->slot[0]));
+	}
 	c->head = b;
 }
 
