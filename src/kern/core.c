@@ -209,6 +209,15 @@ void deactivate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int 
 	POLICY_CALL(sim, dequeue_task, rq->cpu, p, flags);
 }
 
+/* The waker's CPU time to send rq's CPU an IPI (ipi_send_cost()), counted. */
+static void charge_ipi_send(struct sim *sim, const struct rq *rq)
+{
+	u64 send = ipi_send_cost(sim, rq);
+
+	charge(sim, send);
+	sim->met.ipi_send_ns += send;
+}
+
 void resched_curr(struct sim *sim, struct rq *rq)
 {
 	if (rq->need_resched)
@@ -232,10 +241,7 @@ void resched_curr(struct sim *sim, struct rq *rq)
 	case CPU_MODE_RUNNING:
 		break;
 	}
-	u64 send = ipi_send_cost(sim, rq);
-
-	charge(sim, send);
-	sim->met.ipi_send_ns += send;
+	charge_ipi_send(sim, rq);
 	sim->met.ipis++;
 	send_ipi(sim, rq->cpu, sim->m->costs.ipi_latency_ns);
 }
@@ -769,10 +775,7 @@ static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_
 	} else {
 		/* __ttwu_queue_wakelist(): WRITE_ONCE(rq->ttwu_pending, 1). */
 		line_write(sim, &sim->rq[cpu].pend_line);
-		u64 send = ipi_send_cost(sim, &sim->rq[cpu]);
-
-		charge(sim, send);
-		sim->met.ipi_send_ns += send;
+		charge_ipi_send(sim, &sim->rq[cpu]);
 	}
 	sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
 	sim->rq[cpu].claim_from = this_cpu;

@@ -80,22 +80,24 @@ static void idle_tick_step(struct sim *sim, struct rq *rq, bool stop_tick)
 	}
 }
 
+/* The host still polls rq's halt: it has not scheduled the vCPU out. */
+static bool halt_polled(const struct sim *sim, const struct rq *rq, const struct idle_state *st)
+{
+	return st->halt_poll_ns && sim->now - rq->idle_enter_ns < st->halt_poll_ns;
+}
+
 u64 idle_exit_latency(const struct sim *sim, const struct rq *rq)
 {
 	const struct idle_state *st = &sim->m->idle[rq->idle_state];
 
-	/* The host polls for a wake-up before it schedules the vCPU out. */
-	if (st->halt_poll_ns && sim->now - rq->idle_enter_ns < st->halt_poll_ns)
-		return st->halt_poll_exit_ns;
-	return st->exit_latency_ns;
+	return halt_polled(sim, rq, st) ? st->halt_poll_exit_ns : st->exit_latency_ns;
 }
 
 u64 ipi_send_cost(const struct sim *sim, const struct rq *rq)
 {
 	const struct idle_state *st = &sim->m->idle[rq->idle_state];
 
-	if (rq->mode == CPU_MODE_IDLE && st->halt_poll_send_set &&
-	    sim->now - rq->idle_enter_ns < st->halt_poll_ns)
+	if (rq->mode == CPU_MODE_IDLE && st->halt_poll_send_set && halt_polled(sim, rq, st))
 		return st->halt_poll_ipi_send_ns;
 	return sim->m->costs.ipi_send_ns;
 }
