@@ -1,5 +1,5 @@
 #!/bin/sh
-# Real tbench, pgbench and rt-app on this machine next to their simulation
+# Real tbench, a TCP_RR pair, pgbench and rt-app on this machine next to their simulation
 # on `host` (docs/validation.md, section d). Each real tool is used only
 # if present: dbench's tbench/tbench_srv, rt-app, and pgbench with a
 # PostgreSQL server reachable as PGHOST/PGUSER/PGPASSWORD (database
@@ -26,6 +26,22 @@ if command -v tbench >/dev/null && command -v tbench_srv >/dev/null; then
 		echo "$n $real $s" | awk '{printf "  %3d %10.1f %10.1f %6.2f\n", $1, $2, $3, $3 / $2}'
 	done
 	pkill -x tbench_srv || true
+fi
+
+# One netperf TCP_RR pair, its ends bound to two CPUs and to one: a
+# transaction's wall time, the CPU time both ends spent on it, and their
+# ratio, the CPUs the pair keeps busy (tools/real/tcp_rr.c).
+if command -v cc >/dev/null && cc -O2 -o "$tmp/tcp_rr" tools/real/tcp_rr.c 2>/dev/null; then
+	echo "netperf TCP_RR, one pair, ends on CPUs C,S: us a transaction, CPU us a transaction, CPUs busy: real; simulated"
+	for cs in "0 1" "0 0"; do
+		set -- $cs
+		real=$("$tmp/tcp_rr" $((20000 * secs)) "$1" "$2" | awk '{print $2, $4, $6}')
+		s=$("$W" run --json --machine host ${COSTS:+--cost-profile "$COSTS"} -- \
+			netperf -t TCP_RR -l 0.2 --warmup 0.05 -T "$1,$2" |
+			jq -r '(1e6 / .result.value) as $t | (.metrics.cpu_util_pct / 100 * .nr_cpus) as $b |
+				"\($t) \($b * $t) \($b)"')
+		echo "$1 $2 $real $s" | awk '{printf "  %d,%d %8.1f %8.1f %5.2f ; %8.1f %8.1f %5.2f\n", $1, $2, $3, $4, $5, $6, $7, $8}'
+	done
 fi
 
 pgb=/usr/lib/postgresql/15/bin/pgbench

@@ -1,0 +1,108 @@
+/*
+ * tcp_rr.c - a real netperf TCP_RR pair on this machine: a client and a
+ * server ping-pong one byte over loopback TCP (TCP_NODELAY), each bound to
+ * one CPU, to compare with `wakesim run -- netperf -t TCP_RR -T C,S`
+ * (docs/validation.md, section d).
+ *
+ * cc -O2 -o tcp_rr tools/real/tcp_rr.c
+ * ./tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU
+ *
+ * Prints "us_per_trans W cpu_us_per_trans C share S": the wall time of a
+ * transaction, the CPU time (user + system) both ends spent on it, and
+ * their ratio, the CPUs the pair keeps busy. Exit 2 on bad arguments or a
+ * failed socket call.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static void bind_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4 || atol(argv[1]) <= 0) {
+		fprintf(stderr, "usage: tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU\n");
+		return 2;
+	}
+	long n = atol(argv[1]);
+	int ccpu = atoi(argv[2]), scpu = atoi(argv[3]), one = 1;
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(a);
+	char byte = 'x';
+	int ls = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (ls < 0 || bind(ls, (void *)&a, sizeof(a)) || getsockname(ls, (void *)&a, &alen) ||
+	    listen(ls, 1))
+		die("listen");
+	pid_t srv = fork();
+
+	if (srv < 0)
+		die("fork");
+	if (srv == 0) {
+		bind_cpu(scpu);
+		int s = accept(ls, NULL, NULL);
+
+		if (s < 0)
+			die("accept");
+		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		while (recv(s, &byte, 1, 0) == 1)
+			if (send(s, &byte, 1, 0) != 1)
+				die("send");
+		_exit(0);
+	}
+	bind_cpu(ccpu);
+	int c = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (c < 0 || connect(c, (void *)&a, sizeof(a)))
+		die("connect");
+	setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	struct rusage r0, rs, rc;
+	struct timespec t0, t1;
+
+	getrusage(RUSAGE_SELF, &r0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (long i = 0; i < n; i++)
+		if (send(c, &byte, 1, 0) != 1 || recv(c, &byte, 1, 0) != 1)
+			die("round trip");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	getrusage(RUSAGE_SELF, &rc);
+	close(c);
+	waitpid(srv, NULL, 0);
+	/* The server's whole life is the loop, bar its accept. */
+	getrusage(RUSAGE_CHILDREN, &rs);
+	double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	double cpu = tv_s(rc.ru_utime) + tv_s(rc.ru_stime) - tv_s(r0.ru_utime) - tv_s(r0.ru_stime) +
+		     tv_s(rs.ru_utime) + tv_s(rs.ru_stime);
+
+	printf("us_per_trans %.2f cpu_us_per_trans %.2f share %.2f\n", wall / (double)n * 1e6,
+	       cpu / (double)n * 1e6, cpu / wall);
+	return 0;
+}
