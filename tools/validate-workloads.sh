@@ -30,8 +30,8 @@ fi
 
 # One netperf TCP_RR pair, its ends bound to two CPUs and to one: a
 # transaction's wall time, the CPU time both ends spent on it, and their
-# ratio, the CPUs the pair keeps busy (tools/real/tcp_rr.c).
-if command -v cc >/dev/null && cc -O2 -o "$tmp/tcp_rr" tools/real/tcp_rr.c 2>/dev/null; then
+# ratio, the CPUs the pair keeps busy (tools/real/tcp_rr.c; two CPUs needed).
+if [ "$(nproc)" -ge 2 ] && command -v cc >/dev/null && cc -O2 -o "$tmp/tcp_rr" tools/real/tcp_rr.c 2>/dev/null; then
 	echo "netperf TCP_RR, one pair, ends on CPUs C,S: us a transaction, CPU us a transaction, CPUs busy: real; simulated"
 	for cs in "0 1" "0 0"; do
 		set -- $cs
