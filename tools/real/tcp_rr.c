@@ -31,7 +31,7 @@ static void die(const char *what)
 	exit(2);
 }
 
-static void bind_cpu(int cpu)
+static void bind_cpu(long cpu)
 {
 	cpu_set_t set;
 
@@ -46,19 +46,34 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
+/* A whole number of at least min, or -1. */
+static long whole(const char *s, long min)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return *s && !*end && v >= min ? v : -1;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 4 || atol(argv[1]) <= 0) {
-		fprintf(stderr, "usage: tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU\n");
+	long n = argc == 4 ? whole(argv[1], 1) : -1;
+	long ccpu = argc == 4 ? whole(argv[2], 0) : -1, scpu = argc == 4 ? whole(argv[3], 0) : -1;
+	int one = 1;
+
+	if (n < 0 || ccpu < 0 || scpu < 0) {
+		fprintf(stderr, "usage: tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU (whole numbers, "
+			"TRANSACTIONS at least 1)\n");
 		return 2;
 	}
-	long n = atol(argv[1]);
-	int ccpu = atoi(argv[2]), scpu = atoi(argv[3]), one = 1;
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t alen = sizeof(a);
 	char byte = 'x';
 	int ls = socket(AF_INET, SOCK_STREAM, 0);
 
+	/* Both CPUs must exist before a server can be left waiting. */
+	bind_cpu(scpu);
+	bind_cpu(ccpu);
 	if (ls < 0 || bind(ls, (void *)&a, sizeof(a)) || getsockname(ls, (void *)&a, &alen) ||
 	    listen(ls, 1))
 		die("listen");
@@ -78,7 +93,7 @@ int main(int argc, char **argv)
 				die("send");
 		_exit(0);
 	}
-	bind_cpu(ccpu);
+	close(ls);	/* the server's copy alone: if it dies, the connection is refused */
 	int c = socket(AF_INET, SOCK_STREAM, 0);
 
 	if (c < 0 || connect(c, (void *)&a, sizeof(a)))
