@@ -35,10 +35,12 @@ if [ "$(nproc)" -ge 2 ] && command -v cc >/dev/null && cc -O2 -o "$tmp/tcp_rr" t
 	echo "netperf TCP_RR, one pair, ends on CPUs C,S: us a transaction, CPU us a transaction, CPUs busy: real; simulated"
 	for cs in "0 1" "0 0"; do
 		set -- $cs
-		real=$("$tmp/tcp_rr" $((20000 * secs)) "$1" "$2" | awk '{print $2, $4, $6}')
+		# Not in pipes: a failing run stops the script instead of printing zeros.
+		real=$("$tmp/tcp_rr" $((20000 * secs)) "$1" "$2")
+		real=$(printf "%s\n" "$real" | awk '{print $2, $4, $6}')
 		s=$("$W" run --json --machine host ${COSTS:+--cost-profile "$COSTS"} -- \
-			netperf -t TCP_RR -l 0.2 --warmup 0.05 -T "$1,$2" |
-			jq -r '(1e6 / .result.value) as $t | (.metrics.cpu_util_pct / 100 * .nr_cpus) as $b |
+			netperf -t TCP_RR -l 0.2 --warmup 0.05 -T "$1,$2")
+		s=$(printf "%s\n" "$s" | jq -r '(1e6 / .result.value) as $t | (.metrics.cpu_util_pct / 100 * .nr_cpus) as $b |
 				"\($t) \($b * $t) \($b)"')
 		echo "$1 $2 $real $s" | awk '{printf "  %d,%d %8.1f %8.1f %5.2f ; %8.1f %8.1f %5.2f\n", $1, $2, $3, $4, $5, $6, $7, $8}'
 	done
