@@ -323,6 +323,19 @@ static void test_bad_profiles(void **state)
 	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
 			       " { \"name\": \"C1\", \"exit_latency_us\": 10, \"target_residency_us\": 5 } ] }",
 			       "below the exit latency");
+	/* MWAIT is a hardware state: not the kernel's poll loop, not a guest's halt. */
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"P\", \"exit_latency_us\": 0, \"target_residency_us\": 0,"
+			       " \"polling\": true, \"mwait\": true } ] }",
+			       ":2: field \"idle_states[0].mwait\": a polling state loops in software");
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
+			       " \"mwait\": 1 } ] }",
+			       "field \"idle_states[0].mwait\": expected true or false");
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
+			       " \"mwait\": true, \"halt_poll_us\": 100, \"halt_poll_exit_latency_us\": 1 } ] }",
+			       "field \"idle_states[0].halt_poll_us\": an MWAIT state does not halt");
 	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
 			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 100 },\n"
 			       " { \"name\": \"C2\", \"exit_latency_us\": 10, \"target_residency_us\": 50 } ] }",

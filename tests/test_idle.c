@@ -689,6 +689,68 @@ static void test_halt_poll_ipi_send(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * An MWAIT state keeps TIF_POLLING_NRFLAG (mwait_idle_with_hints()), so
+ * waking the CPU out of it is set_nr_and_not_polling()'s flag write, no
+ * IPI (resched_curr(), core.c v6.4/v6.12), and the CPU then leaves the
+ * state. probe-2s's C1E (exit 10 us), poll_wake_ns 300, ipi_latency_ns
+ * 2000, ipi_send_ns 500: CPU 0 reschedules CPU 1 idle in C1E at NOW.
+ * MWAIT: no IPI counted, nothing charged to CPU 0, the flag seen at NOW +
+ * 300 ns and the CPU out of C1E at NOW + 10.3 us. Not MWAIT (a halt): one
+ * IPI, 500 ns charged to CPU 0, seen at NOW + 2 us, out at NOW + 12 us.
+ * A busy CPU gets an IPI whatever its idle states are.
+ */
+static void test_mwait_wakes_without_ipi(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/probe-2s.json");
+	static const struct {
+		bool mwait, running;
+		u64 ipis, charged, seen_ns;
+	} cases[] = {
+		{ true, false, 0, 0, 300 },
+		{ false, false, 1, 500, 2000 },
+		{ true, true, 1, 500, 2000 },
+	};
+
+	m->costs.poll_wake_ns = 300;
+	m->costs.ipi_latency_ns = 2000;
+	m->costs.ipi_send_ns = 500;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sim *sim = tu_sim(m, "default");
+		struct rq *rq = &sim->rq[1];
+
+		m->idle[2].mwait = cases[i].mwait;
+		if (cases[i].running) {
+			tu_busy(sim, 1);
+		} else {
+			rq->mode = CPU_MODE_IDLE;
+			rq->curr = NULL;
+			rq->idle_state = 2;
+			rq->idle_enter_ns = NOW - 50 * NSEC_PER_USEC;
+		}
+		sim->now = NOW;
+		sim->this_cpu = 0;
+		sim->kcost_ns = 0;
+		resched_curr(sim, rq);
+		assert_int_equal(sim->met.ipis, cases[i].ipis);
+		assert_int_equal(sim->kcost_ns, cases[i].charged);
+		assert_true(rq->need_resched);
+		assert_true(event_queued(&rq->ev_ipi));
+		assert_int_equal(rq->ev_ipi.time, NOW + cases[i].charged + cases[i].seen_ns);
+		if (!cases[i].running) {
+			sim->now = rq->ev_ipi.time;
+			exec_handle_ipi(sim, 1);
+			assert_int_equal(rq->mode, CPU_MODE_EXITING);
+			assert_int_equal(rq->ev_run.time,
+					 NOW + cases[i].charged + cases[i].seen_ns + 10 * NSEC_PER_USEC);
+		}
+		sim->this_cpu = -1;
+		tu_sim_free(sim);
+	}
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -706,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_cost_is_time),
 		cmocka_unit_test(test_halt_poll_exit),
 		cmocka_unit_test(test_halt_poll_ipi_send),
+		cmocka_unit_test(test_mwait_wakes_without_ipi),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

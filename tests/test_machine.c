@@ -414,6 +414,28 @@ static void test_host_without_cpuidle_or_caches(void **state)
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
 
 	/*
+	 * The states' descriptions say which enter with MWAIT (intel_idle's
+	 * "MWAIT 0x00", acpi_idle's "ACPI FFH MWAIT 0x1"; not acpi_idle's
+	 * I/O-port state, nor a tree without desc files, above).
+	 */
+	char mw[] = "/tmp/wakesim-mwait-XXXXXX";
+
+	assert_non_null(mkdtemp(mw));
+	assert_int_equal(tu_sh(out, sizeof(out), "cp -r tests/data/bare-2cpu-sysfs/devices %s && "
+			       "d=%s/devices/system/cpu/cpu0/cpuidle && "
+			       "mkdir -p $d/state0 $d/state1 $d/state2 $d/state3 && "
+			       "printf 'POLL\n' > $d/state0/name && printf 'CPUIDLE CORE POLL IDLE\n' > $d/state0/desc && "
+			       "printf 'C1\n' > $d/state1/name && printf 'MWAIT 0x00\n' > $d/state1/desc && "
+			       "printf 'C1E\n' > $d/state2/name && printf 'ACPI FFH MWAIT 0x1\n' > $d/state2/desc && "
+			       "printf 'C2\n' > $d/state3/name && printf 'ACPI IOPORT 0x814\n' > $d/state3/desc && "
+			       "for i in 0 1 2 3; do echo $((i * i)) > $d/state$i/latency; "
+			       "echo $((2 * i * i)) > $d/state$i/residency; done && "
+			       "WAKESIM_SYSFS=%s %s topo | grep '^idle states'", mw, mw, mw, tu_wakesim()), 0);
+	assert_string_equal(out, "idle states (exit/target residency, us): POLL 0/0 (polling) "
+			    "C1 1/2 (mwait) C1E 4/8 (mwait) C2 9/18\n");
+	tu_sh(out, sizeof(out), "rm -rf %s", mw);
+
+	/*
 	 * The same machine through lscpu (no cache ids: what lscpu prints
 	 * without cache/) has the same topology, and says why its idle states
 	 * differ: lscpu lists none, so they are costs/default.json's.
@@ -425,7 +447,7 @@ static void test_host_without_cpuidle_or_caches(void **state)
 			       "topo --machine lscpu:/tmp/wakesim-bare.lscpu | tail -n +5 | "
 			       "cmp - /tmp/wakesim-bare.a", tu_wakesim(), tu_wakesim(), tu_wakesim()), 0);
 	assert_string_equal(out, "idle states (exit/target residency, us): POLL 0/0 (polling) C1 1/1 "
-			    "C1E 4/4 C6 170/600\n"
+			    "(mwait) C1E 4/4 (mwait) C6 170/600 (mwait)\n"
 			    "assumed: LLC = package (no cache ids in /tmp/wakesim-bare.lscpu for 2 of 2 "
 			    "CPUs)\n"
 			    "assumed: idle states POLL, C1, C1E, C6 of profile default "

@@ -229,8 +229,8 @@ void resched_curr(struct sim *sim, struct rq *rq)
 	case CPU_MODE_EXITING:
 		return; /* schedule() runs when the exit completes */
 	case CPU_MODE_IDLE:
-		if (sim->m->idle[rq->idle_state].polling) {
-			/* set_nr_and_not_polling(): the poll loop sees the flag. */
+		if (idle_polls_flags(sim, rq)) {
+			/* set_nr_and_not_polling(): the poll loop or MWAIT sees the flag. */
 			send_ipi(sim, rq->cpu, sim->m->costs.poll_wake_ns);
 			return;
 		}
@@ -359,7 +359,7 @@ static void ttwu_queue_wakelist(struct sim *sim, struct task_struct *p, int cpu)
 	if (!was_empty)
 		return;
 	/* call_function_single_prep_ipi(): a polling idle CPU needs no IPI. */
-	if (rq->mode == CPU_MODE_IDLE && sim->m->idle[rq->idle_state].polling) {
+	if (idle_polls_flags(sim, rq)) {
 		rq->need_resched = true;
 		send_ipi(sim, cpu, sim->m->costs.poll_wake_ns);
 	} else {

@@ -102,6 +102,13 @@ u64 ipi_send_cost(const struct sim *sim, const struct rq *rq)
 	return sim->m->costs.ipi_send_ns;
 }
 
+bool idle_polls_flags(const struct sim *sim, const struct rq *rq)
+{
+	const struct idle_state *st = &sim->m->idle[rq->idle_state];
+
+	return rq->mode == CPU_MODE_IDLE && (st->polling || st->mwait);
+}
+
 /* One pass of do_idle()'s loop: the governor's state, then the tick. */
 static void idle_select(struct sim *sim, struct rq *rq)
 {

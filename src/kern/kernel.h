@@ -128,6 +128,13 @@ u64 idle_exit_latency(const struct sim *sim, const struct rq *rq);
  */
 u64 ipi_send_cost(const struct sim *sim, const struct rq *rq);
 /*
+ * Whether rq's CPU idles with TIF_POLLING_NRFLAG set, so that a wake-up
+ * sets TIF_NEED_RESCHED and sends no IPI (set_nr_if_polling() and
+ * set_nr_and_not_polling(), core.c v6.4/v6.12): the kernel's poll loop
+ * (a polling state) or x86 MWAIT (an mwait state).
+ */
+bool idle_polls_flags(const struct sim *sim, const struct rq *rq);
+/*
  * The tick on an idle CPU whose governor kept it (sched_tick() with
  * rq->idle_balance set): it wakes the CPU out of its state, balances this
  * CPU at the idle interval when due, then either leaves idle (it pulled

@@ -514,7 +514,7 @@ void sched_domains_print(FILE *out, const struct machine *m, const struct sched_
 		fprintf(out, " %s %g/%g%s", m->idle[i].name,
 			(double)m->idle[i].exit_latency_ns / 1000,
 			(double)m->idle[i].target_residency_ns / 1000,
-			m->idle[i].polling ? " (polling)" : "");
+			m->idle[i].polling ? " (polling)" : m->idle[i].mwait ? " (mwait)" : "");
 		if (m->idle[i].halt_poll_ns)
 			fprintf(out, " (exit %g if halted under %g: the host halt-polls)",
 				(double)m->idle[i].halt_poll_exit_ns / 1000,

@@ -21,7 +21,7 @@
 static int parse_idle_states(const struct json_in *c, json_object *a, struct machine *m)
 {
 	static const char *const known[] = { "name", "exit_latency_us", "target_residency_us",
-					     "polling", "halt_poll_us", "halt_poll_exit_latency_us",
+					     "polling", "mwait", "halt_poll_us", "halt_poll_exit_latency_us",
 					     "halt_poll_ipi_send_ns", NULL };
 
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) < 1 ||
@@ -66,6 +66,12 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 				return jfail(c, strcat(ipath, ".polling"), "expected true or false");
 			st->polling = json_object_get_boolean(pv);
 		}
+		st->mwait = false;
+		if (json_object_object_get_ex(s, "mwait", &pv)) {
+			if (!json_object_is_type(pv, json_type_boolean))
+				return jfail(c, strcat(ipath, ".mwait"), "expected true or false");
+			st->mwait = json_object_get_boolean(pv);
+		}
 		/* cpuidle's rules: polling first and free to leave, then deeper
 		 * states, each worth staying in at least as long as leaving it. */
 		if (!st->name[0])
@@ -81,6 +87,12 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 		if (st->target_residency_ns < st->exit_latency_ns)
 			return jfail(c, strcat(ipath, ".target_residency_us"),
 				     "below the exit latency: the state could never pay off");
+		if (st->mwait && st->polling)
+			return jfail(c, strcat(ipath, ".mwait"),
+				     "a polling state loops in software: it cannot also be MWAIT");
+		if (st->mwait && st->halt_poll_ns)
+			return jfail(c, strcat(ipath, ".halt_poll_us"),
+				     "an MWAIT state does not halt: no host poll to end it");
 		if (st->halt_poll_ns && st->polling)
 			return jfail(c, strcat(ipath, ".halt_poll_us"),
 				     "a polling state never halts: no host poll to end it");

@@ -48,6 +48,14 @@ struct idle_state {
 	u64 target_residency_ns;
 	bool polling;	/* CPU watches its flags: a wake-up needs no IPI */
 	/*
+	 * Entered with x86 MWAIT (intel_idle's states, acpi_idle's FFH ones):
+	 * mwait_idle_with_hints() sets TIF_POLLING_NRFLAG and monitors the
+	 * flags' line, so a wake-up writes TIF_NEED_RESCHED instead of
+	 * sending an IPI (set_nr_if_polling(), core.c v6.4 and v6.12), and
+	 * the CPU then pays exit_latency_ns as after an IPI.
+	 */
+	bool mwait;
+	/*
 	 * A virtual CPU's halt under a hypervisor that halt-polls (KVM's
 	 * halt_poll_ns): an idle period shorter than halt_poll_ns is ended
 	 * by the host's poll loop, in halt_poll_exit_ns instead of

@@ -371,6 +371,18 @@ static int read_idle_states(struct sysfs *s, struct machine *m)
 		st[n].target_residency_ns = (u64)res * 1000;
 		/* The kernel's poll_idle state is the only one that polls for sure. */
 		st[n].polling = !strcmp(name, "POLL");
+		/*
+		 * intel_idle's descriptions read "MWAIT 0x20", acpi_idle's "ACPI
+		 * FFH MWAIT 0x1" (its I/O-port and HLT states do not); an MWAIT
+		 * state keeps TIF_POLLING_NRFLAG (mwait_idle_with_hints()).
+		 */
+		char desc[64];
+
+		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu0/cpuidle/state%d/desc", n);
+		r = read_file(s, rel, false, desc, sizeof(desc));
+		if (r < 0)
+			return -1;
+		st[n].mwait = r == 0 && !st[n].polling && strstr(desc, "MWAIT");
 		if (n > 0 && st[n].exit_latency_ns < st[n - 1].exit_latency_ns)
 			return fail(s, rel, "idle states must go from shallowest to deepest");
 	}
