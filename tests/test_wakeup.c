@@ -482,6 +482,32 @@ static void test_wakeups_from_one_cpu_in_turn(void **state)
 	ttwu_queue_event(sim, a);
 	assert_int_equal(sim->rq[1].claim_from, -1);
 	assert_int_equal(sim->rq[2].claim_from, 0);
+	assert_int_equal(sim->met.ipi_send_ns, 100);
+	tu_sim_free(sim);
+
+	/*
+	 * The same with the idle state polling (or MWAIT): the wake-list
+	 * entry sends no IPI (call_function_single_prep_ipi(), core.c v6.4),
+	 * so each claim lands when its scan read the CPU: 300 and 400 ns.
+	 */
+	m->idle[0].polling = true;
+	sim = tu_sim_kernel(m, "default", KV_6_4);
+	a = tu_task(sim, 0);
+	b = tu_task(sim, 0);
+	tu_busy(sim, 0);
+	sim->now = NSEC_PER_MSEC;
+	sim->this_cpu = 0;
+	sim->kcost_ns = 0;
+	assert_int_equal(try_to_wake_up(sim, a, 0), 1);
+	sim->kcost_ns = 0;
+	assert_int_equal(try_to_wake_up(sim, b, 0), 1);
+	tu_wake_read(sim, a);
+	assert_int_equal(task_cpu(a), 1);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 300);
+	tu_wake_read(sim, b);
+	assert_int_equal(task_cpu(b), 2);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 400);
+	assert_int_equal(sim->met.ipi_send_ns, 0);
 	tu_sim_free(sim);
 	tu_machine_free(m);
 }

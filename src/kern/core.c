@@ -773,9 +773,15 @@ static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_
 		rq_lock(sim, &sim->rq[cpu]);
 		rq_unlock(sim, &sim->rq[cpu], k->ttwu_ns);
 	} else {
-		/* __ttwu_queue_wakelist(): WRITE_ONCE(rq->ttwu_pending, 1). */
+		/*
+		 * __ttwu_queue_wakelist(): WRITE_ONCE(rq->ttwu_pending, 1). The
+		 * IPI is sent only to a CPU not idling with TIF_POLLING_NRFLAG
+		 * (call_function_single_prep_ipi()): a polling or MWAIT one
+		 * takes the flag instead.
+		 */
 		line_write(sim, &sim->rq[cpu].pend_line);
-		charge_ipi_send(sim, &sim->rq[cpu]);
+		if (!idle_polls_flags(sim, &sim->rq[cpu]))
+			charge_ipi_send(sim, &sim->rq[cpu]);
 	}
 	sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
 	sim->rq[cpu].claim_from = this_cpu;
