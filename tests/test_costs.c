@@ -600,6 +600,34 @@ static void test_calibrate(void **state)
 	assert_int_equal(tu_sh(out, sizeof(out), "jq -r .sources.not_measured %s", path), 0);
 	assert_null(strstr(out, "tcp_send_ns"));
 	assert_null(strstr(out, "udp_recv_ns"));
+	/*
+	 * A machine whose sysfs says a state enters with MWAIT: the profile
+	 * says so too, and that state's exit latency is what the 2-ms idle's
+	 * wake-up took beyond the write, read and switch, ttwu_ns, select_ns
+	 * (100) and poll_wake_ns, as no IPI is sent to it; the I/O-port
+	 * state's is beyond ipi_latency_ns (default 1000) and ipi_send_ns
+	 * instead. Each at least its sysfs latency (1 us), in whole us. Only
+	 * a halt takes the host's halt polling.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "cp -r " BARE "/devices %s && "
+			       "d=%s/devices/system/cpu/cpu0/cpuidle && mkdir -p $d/state0 $d/state1 $d/state2 && "
+			       "printf 'POLL\n' > $d/state0/name && printf 'C1\n' > $d/state1/name && "
+			       "printf 'MWAIT 0x00\n' > $d/state1/desc && printf 'C2\n' > $d/state2/name && "
+			       "printf 'ACPI IOPORT 0x814\n' > $d/state2/desc && "
+			       "for i in 0 1 2; do echo $((i > 0)) > $d/state$i/latency; "
+			       "echo $((i > 0)) > $d/state$i/residency; done && "
+			       "WAKESIM_SYSFS=%s %s calibrate --quick -o %s/mw.json", dir, dir, dir,
+			       tu_wakesim(), dir), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured.idle_2ms_wake_ns as $w | .costs as $k | "
+			       "($k.context_switch_ns + $k.pipe_write_ns + $k.pipe_read_ns + $k.ttwu_ns + 100) as $p | "
+			       "def us(x): if x < 1000 then 1 else x / 1000 end; "
+			       "(.idle_states | map(.mwait // false)) == [false, true, false] and "
+			       "(.idle_states[1].halt_poll_us == null) and "
+			       "($w < 0 or ((.idle_states[1].exit_latency_us - us($w - $p - $k.poll_wake_ns) | fabs <= 1) and "
+			       "(.idle_states[2].exit_latency_us - us($w - $p - 1000 - $k.ipi_send_ns) | fabs <= 1)))' "
+			       "%s/mw.json", dir), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=%s %s run --machine host --cost-profile "
+			       "%s/mw.json -- hackbench -g 1 -l 5", dir, tu_wakesim(), dir), 0);
 	/* A damaged profile is refused with its file and line. */
 	assert_int_equal(tu_sh(out, sizeof(out), "head -c 200 %s > %s.cut", path, path), 0);
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " TU_HOST " --cost-profile %s.cut -- "

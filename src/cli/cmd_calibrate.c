@@ -36,7 +36,9 @@
  *   a pipe wake-up of a CPU idle for 2 ms                 -> the exit latency
  *                                        of the machine's non-polling idle
  *                                        states (what is left after the other
- *                                        costs of that path and the IPI)
+ *                                        costs of that path and the IPI; for
+ *                                        an MWAIT state, poll_wake_ns instead
+ *                                        of the IPI)
  * Other costs keep costs/default.json's values.
  */
 #include <getopt.h>
@@ -272,18 +274,24 @@ int cmd_calibrate(int argc, char **argv)
 		double path = base + (double)(k.ttwu_ns + k.select_ns + k.ipi_latency_ns);
 		double exit = wake - path - (double)k.ipi_send_ns;
 		double poll_exit = hp.short_ns - path - (double)poll_send;
+		/*
+		 * An MWAIT state's wake-up is a flag write, no IPI (set_nr_if_polling()):
+		 * its path has poll_wake_ns where a halt's has the IPI's latency and send.
+		 */
+		double mwait_exit = wake - (base + (double)(k.ttwu_ns + k.select_ns + k.poll_wake_ns));
 
 		for (int s = 0; s < m.nr_idle_states; s++) {
 			struct idle_state *st = &m.idle[s];
+			double e = st->mwait ? mwait_exit : exit;
 
 			if (st->polling)
 				continue;
-			if (exit > (double)st->exit_latency_ns)
-				st->exit_latency_ns = clamp_ns(exit, 0);
+			if (e > (double)st->exit_latency_ns)
+				st->exit_latency_ns = clamp_ns(e, 0);
 			if (st->target_residency_ns < st->exit_latency_ns)
 				st->target_residency_ns = st->exit_latency_ns;
 			/* A halt the host polls through: what a 10-us one costs. */
-			if (hp.window_us) {
+			if (hp.window_us && !st->mwait) {
 				st->halt_poll_ns = (u64)hp.window_us * 1000;
 				st->halt_poll_ipi_send_ns = poll_send;
 				st->halt_poll_send_set = poll_send_set;
@@ -330,6 +338,8 @@ int cmd_calibrate(int argc, char **argv)
 				       json_object_new_int64((int64_t)((m.idle[s].target_residency_ns + 500) / 1000)));
 		if (m.idle[s].polling)
 			json_object_object_add(st, "polling", json_object_new_boolean(1));
+		if (m.idle[s].mwait)
+			json_object_object_add(st, "mwait", json_object_new_boolean(1));
 		if (m.idle[s].halt_poll_ns) {
 			json_object_object_add(st, "halt_poll_us",
 					       json_object_new_int64((int64_t)(m.idle[s].halt_poll_ns / 1000)));
