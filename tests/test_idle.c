@@ -26,6 +26,17 @@ static void set_intervals(struct rq *rq, unsigned int us)
 		rq->menu.intervals[i] = us;
 }
 
+/* cpu idles in idle state `state`, entered at since_ns, its idle task current. */
+static void idle_in(struct sim *sim, int cpu, int state, u64 since_ns)
+{
+	struct rq *rq = &sim->rq[cpu];
+
+	rq->mode = CPU_MODE_IDLE;
+	rq->curr = NULL;
+	rq->idle_state = state;
+	rq->idle_enter_ns = since_ns;
+}
+
 static int select_on(struct sim *sim, int cpu, bool *stop)
 {
 	sim->this_cpu = cpu;
@@ -618,10 +629,7 @@ static void test_halt_poll_exit(void **state)
 		struct sim *sim = tu_sim(m, "default");
 		struct rq *rq = &sim->rq[1];
 
-		rq->mode = CPU_MODE_IDLE;
-		rq->curr = NULL;
-		rq->idle_state = 2;
-		rq->idle_enter_ns = NOW;
+		idle_in(sim, 1, 2, NOW);
 		sim->now = NOW + halted_us[i] * NSEC_PER_USEC;
 		exec_handle_ipi(sim, 1);
 		assert_int_equal(rq->mode, CPU_MODE_EXITING);
@@ -671,10 +679,7 @@ static void test_halt_poll_ipi_send(void **state)
 		if (cases[i].running) {
 			tu_busy(sim, 1);
 		} else {
-			rq->mode = CPU_MODE_IDLE;
-			rq->curr = NULL;
-			rq->idle_state = 2;
-			rq->idle_enter_ns = NOW;
+			idle_in(sim, 1, 2, NOW);
 		}
 		sim->now = NOW + cases[i].halted_us * NSEC_PER_USEC;
 		sim->this_cpu = 0;
@@ -724,10 +729,7 @@ static void test_mwait_wakes_without_ipi(void **state)
 		if (cases[i].running) {
 			tu_busy(sim, 1);
 		} else {
-			rq->mode = CPU_MODE_IDLE;
-			rq->curr = NULL;
-			rq->idle_state = 2;
-			rq->idle_enter_ns = NOW - 50 * NSEC_PER_USEC;
+			idle_in(sim, 1, 2, NOW - 50 * NSEC_PER_USEC);
 		}
 		sim->now = NOW;
 		sim->this_cpu = 0;

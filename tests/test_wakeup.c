@@ -444,6 +444,18 @@ static void test_wake_claims_what_it_read(void **state)
  * at 400 ns and claimed at 450. Reading CPU 1 idle, both would land on it.
  * CPU 3, which no claim names, stays idle to W's reads throughout.
  */
+/* A's and B's scans read CPUs 1 and 2 idle and claim them a_ns and b_ns after 1 ms. */
+static void claims_land(struct sim *sim, struct task_struct *a, struct task_struct *b, u64 a_ns,
+			u64 b_ns)
+{
+	tu_wake_read(sim, a);
+	assert_int_equal(task_cpu(a), 1);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + a_ns);
+	tu_wake_read(sim, b);
+	assert_int_equal(task_cpu(b), 2);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + b_ns);
+}
+
 static void test_wakeups_from_one_cpu_in_turn(void **state)
 {
 	(void)state;
@@ -468,12 +480,7 @@ static void test_wakeups_from_one_cpu_in_turn(void **state)
 	sim->this_cpu = 2;
 	assert_true(idle_cpu(sim, 1));
 	sim->this_cpu = 0;
-	tu_wake_read(sim, a);
-	assert_int_equal(task_cpu(a), 1);
-	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 350);
-	tu_wake_read(sim, b);
-	assert_int_equal(task_cpu(b), 2);
-	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 450);
+	claims_land(sim, a, b, 350, 450);
 	assert_int_equal(sim->met.wake_rechecks, 0);
 	assert_int_equal(sim->met.place_reason[PR_SCAN_IDLE_CPU], 2);
 	/* A's wake-list entry lands: the claim is no longer pending. */
@@ -501,12 +508,7 @@ static void test_wakeups_from_one_cpu_in_turn(void **state)
 	assert_int_equal(try_to_wake_up(sim, a, 0), 1);
 	sim->kcost_ns = 0;
 	assert_int_equal(try_to_wake_up(sim, b, 0), 1);
-	tu_wake_read(sim, a);
-	assert_int_equal(task_cpu(a), 1);
-	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 300);
-	tu_wake_read(sim, b);
-	assert_int_equal(task_cpu(b), 2);
-	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 400);
+	claims_land(sim, a, b, 300, 400);
 	assert_int_equal(sim->met.ipi_send_ns, 0);
 	tu_sim_free(sim);
 	tu_machine_free(m);

@@ -300,6 +300,19 @@ int cmd_calibrate(int argc, char **argv)
 					st->halt_poll_exit_ns = st->exit_latency_ns;
 			}
 		}
+		/*
+		 * An MWAIT state's figure can come out above a deeper halt's
+		 * (its path is shorter by the IPI): cpuidle lists states by
+		 * depth, so a deeper one is raised to the shallower one's.
+		 */
+		for (int s = 1; s < m.nr_idle_states; s++) {
+			struct idle_state *st = &m.idle[s], *up = &m.idle[s - 1];
+
+			if (st->exit_latency_ns < up->exit_latency_ns)
+				st->exit_latency_ns = up->exit_latency_ns;
+			if (st->target_residency_ns < up->target_residency_ns)
+				st->target_residency_ns = up->target_residency_ns;
+		}
 	}
 
 	/* Where the states came from: a reader's assumption stays visible. */
