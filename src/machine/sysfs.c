@@ -371,6 +371,8 @@ static int read_idle_states(struct sysfs *s, struct machine *m)
 		st[n].target_residency_ns = (u64)res * 1000;
 		/* The kernel's poll_idle state is the only one that polls for sure. */
 		st[n].polling = !strcmp(name, "POLL");
+		if (n > 0 && st[n].exit_latency_ns < st[n - 1].exit_latency_ns)
+			return fail(s, rel, "idle states must go from shallowest to deepest");
 		/*
 		 * intel_idle's descriptions read "MWAIT 0x20", acpi_idle's "ACPI
 		 * FFH MWAIT 0x1" (its I/O-port and HLT states do not); an MWAIT
@@ -383,8 +385,6 @@ static int read_idle_states(struct sysfs *s, struct machine *m)
 		if (r < 0)
 			return -1;
 		st[n].mwait = r == 0 && !st[n].polling && strstr(desc, "MWAIT");
-		if (n > 0 && st[n].exit_latency_ns < st[n - 1].exit_latency_ns)
-			return fail(s, rel, "idle states must go from shallowest to deepest");
 	}
 	if (n > 0) {
 		memcpy(m->idle, st, sizeof(st[0]) * (size_t)n);
