@@ -418,22 +418,10 @@ static void test_host_without_cpuidle_or_caches(void **state)
 	 * "MWAIT 0x00", acpi_idle's "ACPI FFH MWAIT 0x1"; not acpi_idle's
 	 * I/O-port state, nor a tree without desc files, above).
 	 */
-	char mw[] = "/tmp/wakesim-mwait-XXXXXX";
-
-	assert_non_null(mkdtemp(mw));
-	assert_int_equal(tu_sh(out, sizeof(out), "cp -r tests/data/bare-2cpu-sysfs/devices %s && "
-			       "d=%s/devices/system/cpu/cpu0/cpuidle && "
-			       "mkdir -p $d/state0 $d/state1 $d/state2 $d/state3 && "
-			       "printf 'POLL\n' > $d/state0/name && printf 'CPUIDLE CORE POLL IDLE\n' > $d/state0/desc && "
-			       "printf 'C1\n' > $d/state1/name && printf 'MWAIT 0x00\n' > $d/state1/desc && "
-			       "printf 'C1E\n' > $d/state2/name && printf 'ACPI FFH MWAIT 0x1\n' > $d/state2/desc && "
-			       "printf 'C2\n' > $d/state3/name && printf 'ACPI IOPORT 0x814\n' > $d/state3/desc && "
-			       "for i in 0 1 2 3; do echo $((i * i)) > $d/state$i/latency; "
-			       "echo $((2 * i * i)) > $d/state$i/residency; done && "
-			       "WAKESIM_SYSFS=%s %s topo | grep '^idle states'", mw, mw, mw, tu_wakesim()), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=tests/data/mwait-2cpu-sysfs %s topo | "
+			       "grep '^idle states'", tu_wakesim()), 0);
 	assert_string_equal(out, "idle states (exit/target residency, us): POLL 0/0 (polling) "
 			    "C1 1/2 (mwait) C1E 4/8 (mwait) C2 9/18\n");
-	tu_sh(out, sizeof(out), "rm -rf %s", mw);
 
 	/*
 	 * The same machine through lscpu (no cache ids: what lscpu prints

@@ -33,7 +33,7 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 	}
 	m->nr_idle_states = (int)json_object_array_length(a);
 	for (int i = 0; i < m->nr_idle_states; i++) {
-		json_object *s = json_object_array_get_idx(a, (size_t)i), *pv;
+		json_object *s = json_object_array_get_idx(a, (size_t)i);
 		struct idle_state *st = &m->idle[i];
 		char prefix[32];
 		u64 lat = 0, res = 0, hp = 0, hp_lat = 0, hp_send = 0;
@@ -61,17 +61,10 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 		st->halt_poll_ipi_send_ns = hp_send;
 		st->halt_poll_send_set = json_object_object_get_ex(s, "halt_poll_ipi_send_ns", NULL);
 		st->polling = false;
-		if (json_object_object_get_ex(s, "polling", &pv)) {
-			if (!json_object_is_type(pv, json_type_boolean))
-				return jfail(c, strcat(ipath, ".polling"), "expected true or false");
-			st->polling = json_object_get_boolean(pv);
-		}
 		st->mwait = false;
-		if (json_object_object_get_ex(s, "mwait", &pv)) {
-			if (!json_object_is_type(pv, json_type_boolean))
-				return jfail(c, strcat(ipath, ".mwait"), "expected true or false");
-			st->mwait = json_object_get_boolean(pv);
-		}
+		if (json_in_bool(c, s, prefix, "polling", &st->polling) ||
+		    json_in_bool(c, s, prefix, "mwait", &st->mwait))
+			return -1;
 		/* cpuidle's rules: polling first and free to leave, then deeper
 		 * states, each worth staying in at least as long as leaving it. */
 		if (!st->name[0])

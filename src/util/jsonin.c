@@ -89,6 +89,21 @@ int json_in_u64(const struct json_in *in, json_object *o, const char *prefix, co
 	return 0;
 }
 
+int json_in_bool(const struct json_in *in, json_object *o, const char *prefix, const char *key,
+		 bool *out)
+{
+	json_object *v;
+	char path[256];
+
+	join(path, sizeof(path), prefix, key);
+	if (!json_object_object_get_ex(o, key, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean))
+		return json_in_fail(in, path, "expected true or false");
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
 int json_in_int(const struct json_in *in, json_object *o, const char *prefix, const char *key,
 		bool required, int min, int max, int *out)
 {

@@ -54,6 +54,9 @@ int json_in_u64(const struct json_in *in, json_object *o, const char *prefix, co
 		bool required, uint64_t min, uint64_t max, uint64_t *out);
 int json_in_int(const struct json_in *in, json_object *o, const char *prefix, const char *key,
 		bool required, int min, int max, int *out);
+/* Field key of o (at prefix): true or false into *out; missing leaves *out. */
+int json_in_bool(const struct json_in *in, json_object *o, const char *prefix, const char *key,
+		 bool *out);
 /* The same for a value v already looked up at path, signed. */
 int json_in_llong(const struct json_in *in, json_object *v, const char *path, long long min,
 		  long long max, long long *out);
