@@ -3,13 +3,20 @@
 # `host`.
 # Usage: [COSTS=PROFILE] tools/validate-host.sh [EXTRA HACKBENCH FLAGS...]
 #        [COSTS=PROFILE] tools/validate-host.sh --pinning [RUNS]
-#        COSTS=calibrate tools/validate-host.sh ...   (either form)
+#        [COSTS=PROFILE] tools/validate-host.sh --groups [RUNS]
+#        COSTS=calibrate tools/validate-host.sh ...   (any form)
 # The first form: rt-tests hackbench -g 1..4, median of 5 real runs next
 # to the mean of 5 simulated seeds. --pinning: perf bench sched pipe,
 # hackbench -p -T and hackbench (sockets, processes), each free on every
 # CPU and pinned to CPU 0 (taskset -c 0; --cpus 0 in the model), median of
 # RUNS real runs (default 5) next to the mean of 5 simulated seeds, with
 # the pinned/free ratios of both (docs/validation.md).
+# --groups: perf bench sched messaging (hackbench over sockets, processes)
+# pinned to CPU 0 at 1, 2, 5, 10 and 20 groups, the same 400,000 messages
+# each time (-l 1000 / groups): the CPU time a message costs, real (perf
+# stat's task-clock, median of RUNS runs) and simulated (seed 1, its CPU
+# busy time), and the context switches, each also as a multiple of the
+# one-group figure: what more tasks and more messages in flight cost.
 # COSTS: a cost profile for the simulation (wakesim calibrate -o FILE), or
 # "calibrate": run wakesim calibrate first and use what it writes. A guest's
 # costs move within the hour (docs/validation.md), so a profile measured
@@ -28,6 +35,7 @@ fi
 if [ "${1:-}" = "--pinning" ]; then
 	command -v perf >/dev/null || { echo "needs perf (apt-get install linux-perf)" >&2; exit 2; }
 	runs=${2:-5}
+	case $runs in ''|*[!0-9]*|0) echo "validate-host.sh: --pinning \"$runs\": expected a number of runs, 1 or more" >&2; exit 2 ;; esac
 	median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 	real() { # PIN CMD...: the median of $runs real figures
 		pin=$1
@@ -64,6 +72,33 @@ if [ "${1:-}" = "--pinning" ]; then
 			       b, rf, rp, rp / rf, sf, sp, sp / sf, (sp / sf) / (rp / rf) }'
 	done
 	echo "(perf: usecs/op; hackbench: s; ratio: pinned/free; sim/real: of the ratios)"
+	exit 0
+fi
+
+if [ "${1:-}" = "--groups" ]; then
+	command -v perf >/dev/null || { echo "needs perf (apt-get install linux-perf)" >&2; exit 2; }
+	command -v jq >/dev/null || { echo "needs jq (apt-get install jq)" >&2; exit 2; }
+	runs=${2:-3}
+	case $runs in ''|*[!0-9]*|0) echo "validate-host.sh: --groups \"$runs\": expected a number of runs, 1 or more" >&2; exit 2 ;; esac
+	msgs=400000
+	echo "simulated on host with costs: ${costs_name:-${COSTS:-the default profile (no COSTS=; see wakesim calibrate)}}"
+	printf '%-7s %6s %14s %10s %14s %10s %12s %12s\n' groups loops "real us/msg" switches "sim us/msg" switches \
+		"real x g=1" "sim x g=1"
+	for g in 1 2 5 10 20; do
+		l=$((1000 / g))
+		real=$(i=0; while [ "$i" -lt "$runs" ]; do
+			taskset -c 0 perf stat -x, -e task-clock,context-switches \
+				perf bench -f simple sched messaging -g "$g" -l "$l" 2>&1 >/dev/null |
+				awk -F, '/task-clock/ {t = $1} /context-switches/ {c = $1} END {print t, c}'
+			i=$((i + 1))
+		done | sort -n | awk '{t[NR] = $1; c[NR] = $2} END {m = int((NR + 1) / 2); print t[m], c[m]}')
+		sim=$(./wakesim run --machine host --cpus 0 ${COSTS:+--cost-profile "$COSTS"} --json -- \
+			hackbench -g "$g" -l "$l" | jq -r '"\(.metrics.simulated_seconds * .metrics.cpu_util_pct / 100) \(.metrics.context_switches)"')
+		echo "$g $l $real $sim"
+	done | awk -v m="$msgs" 'NR == 1 { r1 = $3; s1 = $5 }
+		{ printf "%-7s %6s %14.2f %10d %14.2f %10d %12.2f %12.2f\n", $1, $2, $3 * 1000 / m, $4,
+			$5 * 1e6 / m, $6, $3 / r1, $5 / s1 }'
+	echo "(pinned to CPU 0; us/msg: task-clock or simulated busy time over the 400,000 messages)"
 	exit 0
 fi
 
