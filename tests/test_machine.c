@@ -323,6 +323,9 @@ static void test_host_sysfs_copy(void **state)
 	assert_true(m->idle[0].polling);
 	assert_false(m->idle[1].polling);
 	assert_int_equal(m->idle[1].exit_latency_ns, 1000);
+	/* cpu0/cache/index2/size "1024K" (level 2) and index3/size "32768K" (level 3). */
+	assert_int_equal(m->l2_bytes, 1024 * 1024);
+	assert_int_equal(m->llc_bytes, 32768 * 1024);
 	tu_machine_free(m);
 }
 
@@ -349,6 +352,8 @@ static void test_host_without_cpuidle_or_caches(void **state)
 	assert_false(b->idle[0].polling);
 	assert_int_equal(b->idle[0].exit_latency_ns, 1000);
 	assert_int_equal(b->idle[0].target_residency_ns, 1000);
+	assert_int_equal(b->l2_bytes, 0); /* no cache/: no sizes either */
+	assert_int_equal(b->llc_bytes, 0);
 	assert_non_null(strstr(b->assumed[ASSUMED_LLC], "LLC = package (no cache info in "
 				"tests/data/bare-2cpu-sysfs/devices/system/cpu/cpu*/cache for 2 of 2 CPUs)"));
 	assert_non_null(strstr(b->assumed[ASSUMED_IDLE], "one idle state \"halt\" "
@@ -502,6 +507,13 @@ static void test_bad_machines(void **state)
 	write_file(dir, "devices/system/cpu/cpu0/topology/core_cpus_list", "0,7\n");
 	expect_load_error(spec, "names CPU 7, but only CPUs 0-1 are online");
 	write_file(dir, "devices/system/cpu/cpu0/topology/core_cpus_list", "0\n");
+	/* A cache size is "<KiB>K", as the kernel's cacheinfo prints it. */
+	write_file(dir, "devices/system/cpu/cpu0/cache/index0/type", "Unified\n");
+	write_file(dir, "devices/system/cpu/cpu0/cache/index0/level", "2\n");
+	write_file(dir, "devices/system/cpu/cpu0/cache/index0/shared_cpu_list", "0\n");
+	write_file(dir, "devices/system/cpu/cpu0/cache/index0/size", "1024\n");
+	expect_load_error(spec, "cpu0/cache/index0/size:1: expected a size in KiB such as 1024K");
+	write_file(dir, "devices/system/cpu/cpu0/cache/index0/size", "1024K\n");
 
 	/* JSON machine files: syntax and field errors name file, line and field. */
 	snprintf(spec, sizeof(spec), "%s/m.json", dir);

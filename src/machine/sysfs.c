@@ -4,7 +4,8 @@
  *
  * Reads, per CPU, devices/system/cpu/cpuN/topology/{core_cpus_list or
  * thread_siblings_list, cluster_cpus_list, physical_package_id}, the
- * highest-level data/unified cache's shared_cpu_list, cpu_capacity, and per
+ * highest-level data/unified cache's shared_cpu_list, cpu_capacity; cpu0's
+ * level-2 and highest-level data/unified cache sizes; and per
  * node devices/system/node/nodeN/{cpulist,distance}; idle states from
  * cpu0/cpuidle/stateN/{name,latency,residency}. Grouping keys are the lowest
  * CPU of each sysfs mask, and every CPU of a mask must report the same mask,
@@ -182,6 +183,66 @@ static int llc_mask(struct sysfs *s, int cpu)
 		best_level = (int)level;
 	}
 	return best_level < 0 ? 1 : 0;
+}
+
+/* A cache index's size, "<KiB>K" as cacheinfo's size attribute prints it; absent gives 1. */
+static int read_cache_size(struct sysfs *s, const char *rel, u64 *bytes)
+{
+	char buf[64], *end;
+	unsigned long long kib;
+	int r = read_file(s, rel, false, buf, sizeof(buf));
+
+	if (r)
+		return r;
+	errno = 0;
+	kib = strtoull(buf, &end, 10);
+	if (end == buf || errno || *end != 'K' || (end[1] && strcmp(end + 1, "\n")) || !kib ||
+	    kib > (1ULL << 30))
+		return fail(s, rel, "expected a size in KiB such as 1024K");
+	*bytes = (u64)kib * 1024;
+	return 0;
+}
+
+/*
+ * cpu0's private L2 and last-level cache sizes (m->l2_bytes, m->llc_bytes):
+ * the level-2 and the highest-level data or unified caches. Left 0 when the
+ * tree has none, as a guest without cacheinfo shows.
+ */
+static int cache_sizes(struct sysfs *s, struct machine *m)
+{
+	long best_level = -1;
+
+	for (int idx = 0; idx < 16; idx++) {
+		char rel[256], type[64];
+		long level;
+		u64 bytes = 0;
+		int r;
+
+		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu0/cache/index%d/type", idx);
+		r = read_file(s, rel, false, type, sizeof(type));
+		if (r < 0)
+			return -1;
+		if (r == 1)
+			break;
+		if (strncmp(type, "Unified", 7) && strncmp(type, "Data", 4))
+			continue;
+		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu0/cache/index%d/level", idx);
+		if (read_long(s, rel, true, 1, 9, &level))
+			return -1;
+		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu0/cache/index%d/size", idx);
+		r = read_cache_size(s, rel, &bytes);
+		if (r < 0)
+			return -1;
+		if (r == 1)
+			continue;
+		if (level == 2)
+			m->l2_bytes = bytes;
+		if (level > best_level) {
+			m->llc_bytes = bytes;
+			best_level = level;
+		}
+	}
+	return 0;
 }
 
 /* Every CPU of a sysfs mask must report that same mask. */
@@ -505,7 +566,7 @@ int machine_read_sysfs(const char *dir, struct machine *m, char *err, size_t err
 			goto out;
 		}
 	}
-	if (read_cpus(s, t) || read_nodes(s, t) || read_idle_states(s, m))
+	if (read_cpus(s, t) || read_nodes(s, t) || read_idle_states(s, m) || cache_sizes(s, m))
 		goto out;
 	if (s->nr_no_llc)
 		snprintf(m->assumed[ASSUMED_LLC], sizeof(m->assumed[ASSUMED_LLC]),
