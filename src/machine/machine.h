@@ -261,10 +261,12 @@ int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t er
 int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t errlen);
 
 /*
- * Read a sysfs tree rooted at dir into m->topo, and its cpuidle states into
- * m->idle. Where the tree has no cache information (the LLC becomes the
- * package) or no cpuidle states (one halt state, as default_idle_call()),
- * says so in m->assumed. Returns 0, or -1 with "DIR/FILE:1: why".
+ * Read a sysfs tree rooted at dir into m->topo, its cpuidle states into
+ * m->idle, and cpu0's L2 and last-level cache sizes (bytes; 0 when absent)
+ * into m->l2_bytes and m->llc_bytes. Where the tree has no cache
+ * information (the LLC becomes the package) or no cpuidle states (one halt
+ * state, as default_idle_call()), says so in m->assumed. Returns 0, or -1
+ * with "DIR/FILE:1: why".
  */
 int machine_read_sysfs(const char *dir, struct machine *m, char *err, size_t errlen);
 

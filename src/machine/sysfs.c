@@ -153,28 +153,40 @@ static int group_mask(struct sysfs *s, int kind, const char *rel, int cpu, bool 
 	return 0;
 }
 
+/*
+ * cpuN/cache/indexIDX: 1 when there is no such index, 2 when it is not a
+ * data or unified cache, else 0 with its level; -1 on a bad file.
+ */
+static int cache_index(struct sysfs *s, int cpu, int idx, long *level)
+{
+	char rel[256], type[64];
+	int r;
+
+	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index%d/type", cpu, idx);
+	r = read_file(s, rel, false, type, sizeof(type));
+	if (r)
+		return r;
+	if (strncmp(type, "Unified", 7) && strncmp(type, "Data", 4))
+		return 2;
+	snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index%d/level", cpu, idx);
+	return read_long(s, rel, true, 1, 9, level);
+}
+
 /* The highest-level data or unified cache's shared_cpu_list; 1 if none. */
 static int llc_mask(struct sysfs *s, int cpu)
 {
 	int best_level = -1;
 
 	for (int idx = 0; idx < 16; idx++) {
-		char rel[256], type[64];
+		char rel[256];
 		long level;
-		int r;
+		int r = cache_index(s, cpu, idx, &level);
 
-		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index%d/type", cpu, idx);
-		r = read_file(s, rel, false, type, sizeof(type));
 		if (r < 0)
 			return -1;
 		if (r == 1)
 			break;
-		if (strncmp(type, "Unified", 7) && strncmp(type, "Data", 4))
-			continue;
-		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/cache/index%d/level", cpu, idx);
-		if (read_long(s, rel, true, 1, 9, &level))
-			return -1;
-		if (level <= best_level)
+		if (r == 2 || level <= best_level)
 			continue;
 		snprintf(rel, sizeof(rel),
 			 "devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list", cpu, idx);
@@ -213,22 +225,17 @@ static int cache_sizes(struct sysfs *s, struct machine *m)
 	long best_level = -1;
 
 	for (int idx = 0; idx < 16; idx++) {
-		char rel[256], type[64];
+		char rel[256];
 		long level;
 		u64 bytes = 0;
-		int r;
+		int r = cache_index(s, 0, idx, &level);
 
-		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu0/cache/index%d/type", idx);
-		r = read_file(s, rel, false, type, sizeof(type));
 		if (r < 0)
 			return -1;
 		if (r == 1)
 			break;
-		if (strncmp(type, "Unified", 7) && strncmp(type, "Data", 4))
+		if (r == 2)
 			continue;
-		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu0/cache/index%d/level", idx);
-		if (read_long(s, rel, true, 1, 9, &level))
-			return -1;
 		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu0/cache/index%d/size", idx);
 		r = read_cache_size(s, rel, &bytes);
 		if (r < 0)
