@@ -5,6 +5,7 @@
  */
 #include "testutil.h"
 
+#include "ipc/msgcache.h"
 #include "ipc/pipe.h"
 #include "ipc/unix.h"
 
@@ -169,6 +170,117 @@ static void test_unix_wmem(void **state)
 	unix_stream_free(&us);
 }
 
+/* Message totals start from zero, as in a new simulation. */
+static void msg_totals_reset(void)
+{
+	memset(sim->msg_core_bytes, 0, sizeof(u64) * (size_t)m->topo.nr_cores);
+	memset(sim->msg_llc_bytes, 0, sizeof(u64) * (size_t)m->topo.nr_llcs);
+}
+
+/*
+ * The fixture: CPUs 0 and 1 are two cores of one LLC; L2 1 MiB, LLC 32
+ * MiB; the defaults' c2c: local 1 ns, same LLC 40, farthest 150. A
+ * 100-byte skb is 4 + 1 + 2 = 7 lines. With S bytes written behind it by
+ * its core and T by its LLC, a line is in L2 with fl fw, in the LLC with
+ * fl (1 - fw), in memory with 1 - fl, fw = L2 / (L2 + S), fl = LLC /
+ * (LLC + T) (msgcache.h).
+ */
+static void test_msg_cache_levels(void **state)
+{
+	(void)state;
+	struct msg_stamp a, b, c;
+	const u64 mib = 1 << 20;
+
+	assert_int_equal(m->l2_bytes, mib);
+	assert_int_equal(m->llc_bytes, 32 * mib);
+	assert_int_equal(m->costs.c2c_ns[C2C_LOCAL], 1);
+	assert_int_equal(m->costs.c2c_ns[C2C_LLC], 40);
+	assert_int_equal(m->costs.c2c_ns[C2C_REMOTE], 150);
+	assert_int_equal(unix_skb_lines(100), 7);
+	msg_totals_reset();
+	sim->this_cpu = 0;
+	msg_written(sim, &a, 7 * 64);
+	/* Nothing behind it: its writer's L1 (1 ns a line), the other core's 40. */
+	assert_int_equal(msg_read_ns(sim, &a, 7), 7);
+	sim->this_cpu = 1;
+	assert_int_equal(msg_read_ns(sim, &a, 7), 280);
+	/*
+	 * 1 MiB written behind it on its core: fw = 1/2, fl = 32/33.
+	 * Its writer: 7 (32 (1 + 40) / 2 + 150) / 33 = 5642 / 33 = 170.97;
+	 * the other core: 7 (32 x 40 + 150) / 33 = 10010 / 33 = 303.33.
+	 */
+	sim->this_cpu = 0;
+	msg_written(sim, &b, mib);
+	assert_int_equal(msg_read_ns(sim, &a, 7), 170);
+	sim->this_cpu = 1;
+	assert_int_equal(msg_read_ns(sim, &a, 7), 303);
+	/*
+	 * 32 MiB more from the other core: b has S = 0 but T = 32 MiB, so
+	 * fl = 1/2 (leaving the LLC takes a line out of the L2 above it):
+	 * 7 (1 + 150) / 2 = 528.5 on its writer.
+	 */
+	msg_written(sim, &c, 32 * mib);
+	sim->this_cpu = 0;
+	assert_int_equal(msg_read_ns(sim, &b, 7), 528);
+	/* Reading from another core brings the lines into the reader's L2. */
+	assert_int_equal(sim->msg_core_bytes[1], 32 * mib);
+	sim->this_cpu = 1;
+	assert_int_equal(msg_read(sim, &a, 7), msg_read_ns(sim, &a, 7));
+	assert_int_equal(sim->msg_core_bytes[1], 32 * mib + 7 * 64);
+	/* Not written by any CPU: free. */
+	c.cpu = -1;
+	assert_int_equal(msg_read_ns(sim, &c, 7), 0);
+}
+
+/* Run the next operation on cpu, 1 ms later: no transfer is in flight. */
+static void on_cpu(int cpu)
+{
+	sim->this_cpu = cpu;
+	sim->now += 1000000;
+	sim->kcost_ns = 0;
+}
+
+/*
+ * The receives' lines, end to end: a 100-byte skb sent on CPU 0 and
+ * received on CPU 1 moves its 7 lines (7 x 40 ns) and the queue's lock
+ * line (40); a pipe read moves the slot's pipe_buffer line and the data
+ * lines the read spans: bytes 0-99 two lines, bytes 100-199 three (the
+ * lines of bytes 64-255).
+ */
+static void test_msg_receive_lines(void **state)
+{
+	(void)state;
+	struct unix_stream us;
+	struct pipe pp;
+	struct task_struct *w = running(0), *r = running(1);
+	bool blocked;
+	u64 c0;
+
+	msg_totals_reset();
+	unix_stream_init(&us);
+	on_cpu(0);
+	assert_int_equal(unix_send(sim, &us, w, 100, &blocked), 100);
+	on_cpu(1);
+	c0 = sim->met.coherence_ns;
+	assert_int_equal(unix_recv(sim, &us, r, 100, &blocked), 100);
+	assert_int_equal(sim->met.coherence_ns - c0, 7 * 40 + 40);
+	unix_stream_free(&us);
+
+	msg_totals_reset();
+	pipe_init(&pp);
+	on_cpu(0);
+	assert_int_equal(pipe_write(sim, &pp, w, 100, false, &blocked), 100);
+	assert_int_equal(pipe_write(sim, &pp, w, 100, false, &blocked), 100);
+	on_cpu(1);
+	c0 = sim->met.coherence_ns;
+	assert_int_equal(pipe_read(sim, &pp, r, 100, false, &blocked), 100);
+	assert_int_equal(sim->met.coherence_ns - c0, (1 + 2) * 40 + 40);
+	c0 = sim->met.coherence_ns;
+	assert_int_equal(pipe_read(sim, &pp, r, 100, false, &blocked), 100);
+	/* The lock line is the reader's now: an L1 hit, 1 ns. */
+	assert_int_equal(sim->met.coherence_ns - c0, (1 + 3) * 40 + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +288,8 @@ int main(void)
 		cmocka_unit_test(test_pipe_reader_wakeup),
 		cmocka_unit_test(test_pipe_writer_wakeup),
 		cmocka_unit_test(test_unix_wmem),
+		cmocka_unit_test(test_msg_cache_levels),
+		cmocka_unit_test(test_msg_receive_lines),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

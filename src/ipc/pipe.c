@@ -10,7 +10,8 @@ void pipe_init(struct pipe *pp)
 	init_waitqueue_head(&pp->rd_wait);
 	init_waitqueue_head(&pp->wr_wait);
 	cacheline_init(&pp->line);
-	pp->data_cpu = -1;
+	for (int i = 0; i < PIPE_DEF_BUFFERS; i++)
+		pp->at[i].cpu = -1;
 }
 
 static inline bool pipe_empty(const struct pipe *pp)
@@ -52,6 +53,7 @@ u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len,
 
 		if (pp->end[last] + chunk <= PIPE_PAGE_SIZE) {
 			pp->end[last] += (unsigned int)chunk;
+			msg_written(sim, &pp->at[last], chunk);
 			done += chunk;
 		}
 	}
@@ -69,14 +71,13 @@ u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len,
 
 		pp->off[slot] = 0;
 		pp->end[slot] = (unsigned int)chunk;
+		msg_written(sim, &pp->at[slot], chunk);
 		pp->head++;
 		done += chunk;
 	}
 	pp->bytes += done;
-	if (done) {
+	if (done)
 		charge_copy(sim, done);
-		pp->data_cpu = sim->this_cpu;
-	}
 	if (*blocked)
 		return done;
 	if (pipe_full(pp))
@@ -100,7 +101,10 @@ u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want,
 		unsigned int slot = pp->tail % PIPE_DEF_BUFFERS;
 		u64 avail = pp->end[slot] - pp->off[slot];
 		u64 chunk = want - done < avail ? want - done : avail;
+		u64 off = pp->off[slot];
 
+		/* The slot's struct pipe_buffer, then the data lines it spans. */
+		msg_read(sim, &pp->at[slot], 1 + (off + chunk + 63) / 64 - off / 64);
 		pp->off[slot] += (unsigned int)chunk;
 		done += chunk;
 		if (pp->off[slot] == pp->end[slot]) {
@@ -117,14 +121,6 @@ u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want,
 		return 0;
 	}
 	pp->bytes -= done;
-	/* The data lines come from the writer's cache. */
-	if (pp->data_cpu >= 0) {
-		u64 lines = (done + 63) / 64;
-		u64 ns = lines * machine_c2c_ns(sim->m, pp->data_cpu, sim->this_cpu);
-
-		sim->met.coherence_ns += ns;
-		charge(sim, ns);
-	}
 	charge_copy(sim, done);
 	if (pipe_empty(pp))
 		wake_next_reader = false;

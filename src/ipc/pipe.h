@@ -12,6 +12,7 @@
 #ifndef WS_PIPE_H
 #define WS_PIPE_H
 
+#include "msgcache.h"
 #include "wait.h"
 
 #define PIPE_DEF_BUFFERS 16
@@ -25,7 +26,7 @@ struct pipe {
 	bool poll_usage;			/* someone poll()ed: wake readers on every write */
 	struct wait_queue_head rd_wait, wr_wait;
 	struct cacheline line;			/* pipe->mutex, head, tail */
-	int data_cpu;				/* CPU that last wrote data, -1 none */
+	struct msg_stamp at[PIPE_DEF_BUFFERS];	/* each slot's last write (msgcache.h) */
 	bool closed;				/* the writers are gone: EOF once drained */
 };
 

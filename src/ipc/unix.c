@@ -20,7 +20,6 @@ void unix_stream_init(struct unix_stream *us)
 	init_waitqueue_head(&us->rx_wait);
 	init_waitqueue_head(&us->tx_wait);
 	cacheline_init(&us->line);
-	us->data_cpu = -1;
 }
 
 void unix_stream_free(struct unix_stream *us)
@@ -45,6 +44,19 @@ u64 unix_skb_truesize(u64 len)
 			alloc <<= 1;
 	}
 	return alloc + SKB_STRUCT_SIZE;
+}
+
+/*
+ * The receive (unix_stream_read_generic(), v6.12) reads the skb's length,
+ * its control block (UNIXCB: consumed, pid, fds), unlinks it (next, prev),
+ * and consume_skb() reads users, destructor, sk, truesize, head and data:
+ * the whole 256-byte struct, four lines. skb_release_data() reads the
+ * shared info's nr_frags, frag_list and dataref, its first line. The data
+ * starts the head (no headroom is reserved for AF_UNIX).
+ */
+u64 unix_skb_lines(u64 len)
+{
+	return SKB_STRUCT_SIZE / 64 + 1 + (len + 63) / 64;
 }
 
 static void lock_queue(struct sim *sim, struct unix_stream *us)
@@ -88,14 +100,14 @@ u64 unix_send(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 			*blocked = true;
 			break;
 		}
-		struct unix_skb skb = { size, 0, unix_skb_truesize(size) };
+		struct unix_skb skb = { size, 0, unix_skb_truesize(size), { -1, 0, 0 } };
 
 		us->wmem_alloc += skb.truesize;
+		msg_written(sim, &skb.at, unix_skb_lines(size) * 64);
 		lock_queue(sim, us);
 		queue_skb(us, skb);
 		if (size > 64)
 			charge(sim, (size - 64) * sim->m->costs.copy_ns_per_kib / 1024);
-		us->data_cpu = sim->this_cpu;
 		sent += size;
 		/* sock_def_readable(): wake readers if any sleep. */
 		if (waitqueue_active(&us->rx_wait)) {
@@ -130,6 +142,8 @@ u64 unix_recv(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 		u64 chunk = want - done < skb->len - skb->consumed ? want - done
 								  : skb->len - skb->consumed;
 
+		/* Its struct and shared info, and the data lines read. */
+		msg_read(sim, &skb->at, unix_skb_lines(chunk));
 		skb->consumed += chunk;
 		done += chunk;
 		if (us->datagram)
@@ -144,13 +158,6 @@ u64 unix_recv(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 			wake_up(sim, &us->tx_wait, 1, WF_SYNC);
 		if (us->datagram)
 			break;
-	}
-	if (us->data_cpu >= 0) {
-		u64 lines = (done + 63) / 64;
-		u64 ns = lines * machine_c2c_ns(sim->m, us->data_cpu, sim->this_cpu);
-
-		sim->met.coherence_ns += ns;
-		charge(sim, ns);
 	}
 	if (done > 64)
 		charge(sim, (done - 64) * sim->m->costs.copy_ns_per_kib / 1024);

@@ -12,12 +12,14 @@
 #ifndef WS_UNIX_H
 #define WS_UNIX_H
 
+#include "msgcache.h"
 #include "wait.h"
 
 #define UNIX_SNDBUF_DEFAULT 212992	/* sysctl_wmem_default on x86-64 */
 
 struct unix_skb {
 	u64 len, consumed, truesize;
+	struct msg_stamp at;		/* its writer and when (msgcache.h) */
 };
 
 struct unix_stream {
@@ -28,7 +30,6 @@ struct unix_stream {
 	struct wait_queue_head rx_wait;	/* the receiver's sk_sleep */
 	struct wait_queue_head tx_wait;	/* the sender's sk_sleep */
 	struct cacheline line;		/* receive queue lock and wmem counter */
-	int data_cpu;			/* CPU that last queued data, -1 none */
 	bool datagram;			/* a receive returns at most one skb (UDP) */
 	/*
 	 * Loopback TCP/UDP: the part of a send's cost that ran as the
@@ -42,6 +43,12 @@ void unix_stream_init(struct unix_stream *us);
 void unix_stream_free(struct unix_stream *us);
 /* skb->truesize of a linear skb holding len bytes (x86-64 slab sizes). */
 u64 unix_skb_truesize(u64 len);
+/*
+ * Cache lines of an skb carrying len bytes that its receive reads (and
+ * its sender wrote): the struct sk_buff, the first line of its shared
+ * info and the data.
+ */
+u64 unix_skb_lines(u64 len);
 /* unix_stream_sendmsg(): like pipe_write(); *blocked: wait for wmem. */
 u64 unix_send(struct sim *sim, struct unix_stream *us, struct task_struct *p, u64 len,
 	      bool *blocked);

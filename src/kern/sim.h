@@ -141,6 +141,11 @@ struct sim {
 	struct wc_checker *wc;		/* kern/wc.c, during sim_run() */
 	/* tg->load_avg of each task group from the root's child down (kern/tg.c). */
 	struct cacheline tg_load_line[TG_MAX_DEPTH];
+	/*
+	 * Bytes of pipe and socket messages each core ([nr_cores]) and each
+	 * LLC ([nr_llcs]) has written or pulled in so far (ipc/msgcache.h).
+	 */
+	u64 *msg_core_bytes, *msg_llc_bytes;
 };
 
 #define sched_feat(x) sched_feat_of(&sim->feat, x)
