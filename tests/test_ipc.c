@@ -179,11 +179,12 @@ static void msg_totals_reset(void)
 
 /*
  * The fixture: CPUs 0 and 1 are two cores of one LLC; L2 1 MiB, LLC 32
- * MiB; the defaults' c2c: local 1 ns, same LLC 40, farthest 150. A
- * 100-byte skb is 4 + 1 + 2 = 7 lines. With S bytes written behind it by
- * its core and T by its LLC, a line is in L2 with fl fw, in the LLC with
- * fl (1 - fw), in memory with 1 - fl, fw = L2 / (L2 + S), fl = LLC /
- * (LLC + T) (msgcache.h).
+ * MiB; the defaults' c2c: local 1 ns, same LLC 40, farthest 150, and
+ * cold_mlp 4. A 100-byte skb is 4 + 1 + 2 = 7 lines found in 2 steps:
+ * 2 + 5 / 4 = 13/4 latencies. With S bytes written behind it by its core
+ * and T by its LLC, a line is in L2 with fl fw, in the LLC with fl (1 -
+ * fw), in memory with 1 - fl, fw = L2 / (L2 + S), fl = LLC / (LLC + T)
+ * (msgcache.h).
  */
 static void test_msg_cache_levels(void **state)
 {
@@ -196,40 +197,44 @@ static void test_msg_cache_levels(void **state)
 	assert_int_equal(m->costs.c2c_ns[C2C_LOCAL], 1);
 	assert_int_equal(m->costs.c2c_ns[C2C_LLC], 40);
 	assert_int_equal(m->costs.c2c_ns[C2C_REMOTE], 150);
+	assert_int_equal(m->costs.cold_mlp, 4);
 	assert_int_equal(unix_skb_lines(100), 7);
 	msg_totals_reset();
 	sim->this_cpu = 0;
 	msg_written(sim, &a, 7 * 64);
-	/* Nothing behind it: its writer's L1 (1 ns a line), the other core's 40. */
-	assert_int_equal(msg_read_ns(sim, &a, 7), 7);
+	/* Nothing behind it: its writer's L1, 13/4 ns; the other core's 40 ns a line. */
+	assert_int_equal(msg_read_ns(sim, &a, 2, 7), 3);
 	sim->this_cpu = 1;
-	assert_int_equal(msg_read_ns(sim, &a, 7), 280);
+	assert_int_equal(msg_read_ns(sim, &a, 2, 7), 130);
+	/* Lines all in one dependent chain: 7 full latencies. */
+	assert_int_equal(msg_read_ns(sim, &a, 7, 7), 280);
 	/*
-	 * 1 MiB written behind it on its core: fw = 1/2, fl = 32/33.
-	 * Its writer: 7 (32 (1 + 40) / 2 + 150) / 33 = 5642 / 33 = 170.97;
-	 * the other core: 7 (32 x 40 + 150) / 33 = 10010 / 33 = 303.33.
+	 * 1 MiB written behind it on its core: fw = 1/2, fl = 32/33. A line,
+	 * on its writer: (32 (1 + 40) / 2 + 150) / 33 = 806 / 33 ns, x 13/4
+	 * = 79.38; on the other core: (32 x 40 + 150) / 33 = 1430 / 33, x
+	 * 13/4 = 140.83.
 	 */
 	sim->this_cpu = 0;
 	msg_written(sim, &b, mib);
-	assert_int_equal(msg_read_ns(sim, &a, 7), 170);
+	assert_int_equal(msg_read_ns(sim, &a, 2, 7), 79);
 	sim->this_cpu = 1;
-	assert_int_equal(msg_read_ns(sim, &a, 7), 303);
+	assert_int_equal(msg_read_ns(sim, &a, 2, 7), 140);
 	/*
 	 * 32 MiB more from the other core: b has S = 0 but T = 32 MiB, so
 	 * fl = 1/2 (leaving the LLC takes a line out of the L2 above it):
-	 * 7 (1 + 150) / 2 = 528.5 on its writer.
+	 * (1 + 150) / 2 = 75.5 a line on its writer, x 13/4 = 245.38.
 	 */
 	msg_written(sim, &c, 32 * mib);
 	sim->this_cpu = 0;
-	assert_int_equal(msg_read_ns(sim, &b, 7), 528);
+	assert_int_equal(msg_read_ns(sim, &b, 2, 7), 245);
 	/* Reading from another core brings the lines into the reader's L2. */
 	assert_int_equal(sim->msg_core_bytes[1], 32 * mib);
 	sim->this_cpu = 1;
-	assert_int_equal(msg_read(sim, &a, 7), msg_read_ns(sim, &a, 7));
+	assert_int_equal(msg_read(sim, &a, 2, 7), msg_read_ns(sim, &a, 2, 7));
 	assert_int_equal(sim->msg_core_bytes[1], 32 * mib + 7 * 64);
 	/* Not written by any CPU: free. */
 	c.cpu = -1;
-	assert_int_equal(msg_read_ns(sim, &c, 7), 0);
+	assert_int_equal(msg_read_ns(sim, &c, 2, 7), 0);
 }
 
 /* Run the next operation on cpu, 1 ms later: no transfer is in flight. */
@@ -242,10 +247,11 @@ static void on_cpu(int cpu)
 
 /*
  * The receives' lines, end to end: a 100-byte skb sent on CPU 0 and
- * received on CPU 1 moves its 7 lines (7 x 40 ns) and the queue's lock
- * line (40); a pipe read moves the slot's pipe_buffer line and the data
- * lines the read spans: bytes 0-99 two lines, bytes 100-199 three (the
- * lines of bytes 64-255).
+ * received on CPU 1 moves its 7 lines in 2 steps (40 x 13/4 = 130 ns)
+ * and the queue's lock line (40); a pipe read moves the slot's
+ * pipe_buffer line and, through it, the data lines the read spans: bytes
+ * 0-99 two lines (3 lines, 40 x (2 + 1/4) = 90 ns), bytes 100-199 three,
+ * the lines of bytes 64-255 (4 lines, 40 x (2 + 2/4) = 100 ns).
  */
 static void test_msg_receive_lines(void **state)
 {
@@ -263,7 +269,7 @@ static void test_msg_receive_lines(void **state)
 	on_cpu(1);
 	c0 = sim->met.coherence_ns;
 	assert_int_equal(unix_recv(sim, &us, r, 100, &blocked), 100);
-	assert_int_equal(sim->met.coherence_ns - c0, 7 * 40 + 40);
+	assert_int_equal(sim->met.coherence_ns - c0, 130 + 40);
 	unix_stream_free(&us);
 
 	msg_totals_reset();
@@ -274,11 +280,11 @@ static void test_msg_receive_lines(void **state)
 	on_cpu(1);
 	c0 = sim->met.coherence_ns;
 	assert_int_equal(pipe_read(sim, &pp, r, 100, false, &blocked), 100);
-	assert_int_equal(sim->met.coherence_ns - c0, (1 + 2) * 40 + 40);
+	assert_int_equal(sim->met.coherence_ns - c0, 90 + 40);
 	c0 = sim->met.coherence_ns;
 	assert_int_equal(pipe_read(sim, &pp, r, 100, false, &blocked), 100);
 	/* The lock line is the reader's now: an L1 hit, 1 ns. */
-	assert_int_equal(sim->met.coherence_ns - c0, (1 + 3) * 40 + 1);
+	assert_int_equal(sim->met.coherence_ns - c0, 100 + 1);
 }
 
 int main(void)

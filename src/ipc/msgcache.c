@@ -19,13 +19,17 @@ void msg_written(struct sim *sim, struct msg_stamp *s, u64 bytes)
 	s->llc_at = sim->msg_llc_bytes[t->llc];
 }
 
-u64 msg_read_ns(const struct sim *sim, const struct msg_stamp *s, u64 lines)
+u64 msg_read_ns(const struct sim *sim, const struct msg_stamp *s, u64 steps, u64 lines)
 {
 	const struct machine *m = sim->m;
 	int r = sim->this_cpu;
 
 	if (s->cpu < 0 || r < 0 || !lines)
 		return 0;
+	u64 mlp = m->costs.cold_mlp ? m->costs.cold_mlp : 1;
+
+	if (steps > lines)
+		steps = lines;
 	const struct cpu_topo *t = &m->topo.cpu[s->cpu];
 	enum c2c_class cls = machine_c2c_class(m, s->cpu, r);
 	u64 c_warm = m->costs.c2c_ns[cls];
@@ -44,18 +48,20 @@ u64 msg_read_ns(const struct sim *sim, const struct msg_stamp *s, u64 lines)
 		T = 0;
 	}
 	/*
-	 * lines x [fl (fw c_warm + (1 - fw) c_llc) + (1 - fl) c_mem] with
-	 * fw = A / (A + S), fl = B / (B + T), over one denominator.
+	 * A line's expected latency is fl (fw c_warm + (1 - fw) c_llc) +
+	 * (1 - fl) c_mem with fw = A / (A + S), fl = B / (B + T), over one
+	 * denominator; a step's first line waits it in full, the other lines
+	 * 1 / mlp of it: steps + (lines - steps) / mlp latencies.
 	 */
 	unsigned __int128 num = B * (A * c_warm + S * c_llc) + T * (A + S) * c_mem;
 	unsigned __int128 den = (A + S) * (B + T);
 
-	return (u64)(num * lines / den);
+	return (u64)(num * (steps * mlp + lines - steps) / (den * mlp));
 }
 
-u64 msg_read(struct sim *sim, const struct msg_stamp *s, u64 lines)
+u64 msg_read(struct sim *sim, const struct msg_stamp *s, u64 steps, u64 lines)
 {
-	u64 ns = msg_read_ns(sim, s, lines);
+	u64 ns = msg_read_ns(sim, s, steps, lines);
 	int r = sim->this_cpu;
 
 	if (s->cpu < 0 || r < 0)

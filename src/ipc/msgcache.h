@@ -6,9 +6,12 @@
  * writing other messages, and those push it out: first from the core's
  * private L2, then from the LLC to memory. The more messages in flight
  * (hackbench's groups, netperf's pairs), the farther the reader fetches
- * them from. A receive walks the message's lines one after another
- * (unix_stream_read_generic() then consume_skb(), fs/pipe.c pipe_read(),
- * v6.12), so each line read pays its own latency.
+ * them from. A receive finds the message in dependent steps (the skb
+ * through the queue, then its head through the skb: unix_stream_read_
+ * generic() and consume_skb(); the pipe_buffer, then its page: fs/pipe.c
+ * pipe_read(), v6.12): each step waits for its first line, and the other
+ * lines of a step are fetched while it waits, cold_mlp at a time (the
+ * overlap cold_penalty() gives a refill; docs/costs.md).
  *
  * Survival of a line after S bytes written behind it in a cache of C
  * bytes is taken as C / (C + S), the hyperbolic stand-in for LRU that
@@ -41,13 +44,15 @@ void msg_written(struct sim *sim, struct msg_stamp *s, u64 bytes);
 
 /*
  * ns for sim->this_cpu to read `lines` cache lines of the message stamped
- * s, by where each line is likely to be now (see above); charged to the
- * CPU and counted in met.coherence_ns. A reader on another core pulls the
- * lines into its own L2, and they count there. 0 if s has no writer.
+ * s, found in `steps` dependent steps, by where each line is likely to be
+ * now (see above): (steps + (lines - steps) / cold_mlp) times a line's
+ * expected latency. Charged to the CPU and counted in met.coherence_ns. A
+ * reader on another core pulls the lines into its own L2, and they count
+ * there. 0 if s has no writer.
  */
-u64 msg_read(struct sim *sim, const struct msg_stamp *s, u64 lines);
+u64 msg_read(struct sim *sim, const struct msg_stamp *s, u64 steps, u64 lines);
 
 /* The price above without charging or counting anything (ns). */
-u64 msg_read_ns(const struct sim *sim, const struct msg_stamp *s, u64 lines);
+u64 msg_read_ns(const struct sim *sim, const struct msg_stamp *s, u64 steps, u64 lines);
 
 #endif

@@ -103,8 +103,8 @@ u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want,
 		u64 chunk = want - done < avail ? want - done : avail;
 		u64 off = pp->off[slot];
 
-		/* The slot's struct pipe_buffer, then the data lines it spans. */
-		msg_read(sim, &pp->at[slot], 1 + (off + chunk + 63) / 64 - off / 64);
+		/* The slot's struct pipe_buffer, then through it the data lines read. */
+		msg_read(sim, &pp->at[slot], 2, 1 + (off + chunk + 63) / 64 - off / 64);
 		pp->off[slot] += (unsigned int)chunk;
 		done += chunk;
 		if (pp->off[slot] == pp->end[slot]) {

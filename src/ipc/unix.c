@@ -142,8 +142,8 @@ u64 unix_recv(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 		u64 chunk = want - done < skb->len - skb->consumed ? want - done
 								  : skb->len - skb->consumed;
 
-		/* Its struct and shared info, and the data lines read. */
-		msg_read(sim, &skb->at, unix_skb_lines(chunk));
+		/* The skb, then through skb->head its shared info and data. */
+		msg_read(sim, &skb->at, 2, unix_skb_lines(chunk));
 		skb->consumed += chunk;
 		done += chunk;
 		if (us->datagram)
