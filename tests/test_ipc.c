@@ -1,7 +1,8 @@
 /*
  * test_ipc.c - pipes and AF_UNIX stream sockets: capacity, blocking and
  * who gets woken when, derived from fs/pipe.c and net/unix/af_unix.c
- * (v6.12; pipe_read's wake-up rule of v6.14).
+ * (v6.12; pipe_read's wake-up rule of v6.14 on mainline, v5.5-v6.13's on
+ * the older profiles).
  */
 #include "testutil.h"
 
@@ -129,6 +130,103 @@ static void test_pipe_writer_wakeup(void **state)
 	w1->__state = TASK_RUNNING;
 	assert_int_equal(pipe_write(sim, &pp, w1, 100, true, &blocked), 100);
 	assert_true(sleeping(w2));
+}
+
+/*
+ * pipe_write() merges into the last page only before its slot loop; a
+ * writer woken for a slot is in the loop and starts a new page (fs/pipe.c,
+ * v6.12). w1 and w2 wait on a pipe of 16 full pages; 40 reads free the
+ * first and wake w1, which puts its 100 bytes in a new page: 16 slots
+ * again. 40 more free the second and wake w2: the last page (w1's) has
+ * 3996 bytes free, yet w2's 100 bytes go to a new page, so two pages hold
+ * 100 bytes each: the pipe is full with 14 pages of 4000 bytes and two of 100.
+ */
+static void test_pipe_woken_writer_new_page(void **state)
+{
+	(void)state;
+	struct pipe pp;
+	struct task_struct *w1 = running(0), *w2 = running(0), *r = running(1);
+	bool blocked;
+
+	pipe_init(&pp);
+	sim->this_cpu = 0;
+	for (int i = 0; i < 640; i++)
+		pipe_write(sim, &pp, w1, 100, false, &blocked);
+	pipe_write(sim, &pp, w1, 100, false, &blocked);
+	pipe_write(sim, &pp, w2, 100, false, &blocked);
+	for (int k = 0; k < 2; k++) {
+		struct task_struct *w = k ? w2 : w1;
+
+		sim->this_cpu = 1;
+		for (int i = 0; i < 40; i++)
+			pipe_read(sim, &pp, r, 100, false, &blocked);
+		assert_false(sleeping(w));
+		sim->this_cpu = 0;
+		w->__state = TASK_RUNNING;
+		assert_int_equal(pipe_write(sim, &pp, w, 100, true, &blocked), 100);
+		assert_false(blocked);
+		assert_int_equal(pp.head - pp.tail, 16);
+	}
+	assert_int_equal(pp.end[(pp.head - 1) % PIPE_DEF_BUFFERS], 100);
+	assert_int_equal(pp.end[(pp.head - 2) % PIPE_DEF_BUFFERS], 100);
+	assert_int_equal(pp.bytes, 14 * 4000 + 200);
+}
+
+/*
+ * v5.5-v6.13 (the v6.4 profile): pipe_read() wakes a writer whenever the
+ * pipe was full as the read began (fs/pipe.c, v6.12's was_full). With w1
+ * then w2 waiting on a full pipe, the first read frees no slot (100 of the
+ * first page's 4000 bytes) yet wakes w1, the head of wr_wait; w1 finds the
+ * pipe still full and queues again behind w2 (an exclusive waiter is
+ * removed when woken and re-added at the tail by prepare_to_wait_event()).
+ * The second read wakes w2, which queues behind w1. Reads 3 to 39 wake and
+ * requeue them in turn: 39 rewaits, and after the 39th read w1 (woken by
+ * reads 1, 3, .., 39) is at the tail again. The 40th read frees the first
+ * page and wakes the head, w2; w2 writes.
+ */
+static void test_pipe_writer_wakeup_before_v6_14(void **state)
+{
+	(void)state;
+	struct sim *old = tu_sim_kernel(m, "default", KV_6_4);
+	struct pipe pp;
+	bool blocked;
+
+	struct task_struct *w1 = tu_task(old, 0), *w2 = tu_task(old, 0), *r = tu_task(old, 1);
+
+	w1->__state = w2->__state = r->__state = TASK_RUNNING;
+	pipe_init(&pp);
+	old->this_cpu = 0;
+	for (int i = 0; i < 640; i++)
+		pipe_write(old, &pp, w1, 100, false, &blocked);
+	pipe_write(old, &pp, w1, 100, false, &blocked);
+	pipe_write(old, &pp, w2, 100, false, &blocked);
+	assert_ptr_equal(pp.wr_wait.head, w1);
+	for (int i = 0; i < 39; i++) {
+		struct task_struct *woken = i % 2 ? w2 : w1, *other = i % 2 ? w1 : w2;
+
+		old->this_cpu = 1;
+		assert_int_equal(pipe_read(old, &pp, r, 100, false, &blocked), 100);
+		assert_false(sleeping(woken));
+		assert_true(sleeping(other));
+		assert_ptr_equal(pp.wr_wait.head, other);
+		old->this_cpu = 0;
+		woken->__state = TASK_RUNNING;
+		assert_int_equal(pipe_write(old, &pp, woken, 100, true, &blocked), 0);
+		assert_true(blocked);
+		assert_true(sleeping(woken));
+		assert_ptr_equal(pp.wr_wait.tail, woken);
+	}
+	assert_int_equal(old->met.pipe_writer_rewaits, 39);
+	old->this_cpu = 1;
+	assert_int_equal(pipe_read(old, &pp, r, 100, false, &blocked), 100);
+	assert_int_equal(pp.head - pp.tail, 15);
+	assert_false(sleeping(w2));
+	assert_ptr_equal(pp.wr_wait.head, w1);
+	old->this_cpu = 0;
+	w2->__state = TASK_RUNNING;
+	assert_int_equal(pipe_write(old, &pp, w2, 100, true, &blocked), 100);
+	assert_int_equal(old->met.pipe_writer_rewaits, 39);
+	tu_sim_free(old);
 }
 
 /*
@@ -293,6 +391,8 @@ int main(void)
 		cmocka_unit_test(test_pipe_capacity),
 		cmocka_unit_test(test_pipe_reader_wakeup),
 		cmocka_unit_test(test_pipe_writer_wakeup),
+		cmocka_unit_test(test_pipe_writer_wakeup_before_v6_14),
+		cmocka_unit_test(test_pipe_woken_writer_new_page),
 		cmocka_unit_test(test_unix_wmem),
 		cmocka_unit_test(test_msg_cache_levels),
 		cmocka_unit_test(test_msg_receive_lines),

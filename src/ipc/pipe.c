@@ -44,10 +44,26 @@ u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len,
 	bool was_empty, wake_next_writer = slept;
 
 	*blocked = false;
+	if (slept && pipe_full(pp)) {
+		/*
+		 * wait_event_interruptible_exclusive()'s recheck, pipe_writable():
+		 * a read of head and tail without the mutex; still full, the woken
+		 * writer queues again at the tail of wr_wait and sleeps.
+		 */
+		line_read(sim, &pp->line);
+		prepare_to_wait(&pp->wr_wait, p, true);
+		*blocked = true;
+		sim->met.pipe_writer_rewaits++;
+		return 0;
+	}
 	pipe_lock(sim, pp);
 	was_empty = pipe_empty(pp);
-	/* Merge into the last page when the whole chunk fits (len % PAGE != 0). */
-	if (!was_empty && len % PIPE_PAGE_SIZE) {
+	/*
+	 * Merge into the last page when the whole chunk fits (len % PAGE != 0).
+	 * pipe_write() tries it once, before its slot loop; a writer that slept
+	 * for a slot is back in that loop, which always starts a new page.
+	 */
+	if (!slept && !was_empty && len % PIPE_PAGE_SIZE) {
 		unsigned int last = (pp->head - 1) % PIPE_DEF_BUFFERS;
 		u64 chunk = len < PIPE_PAGE_SIZE ? len : len % PIPE_PAGE_SIZE;
 
@@ -94,9 +110,11 @@ u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want,
 {
 	u64 done = 0;
 	bool wake_writer = false, wake_next_reader = slept;
+	bool was_full;
 
 	*blocked = false;
 	pipe_lock(sim, pp);
+	was_full = pipe_full(pp);
 	while (done < want && !pipe_empty(pp)) {
 		unsigned int slot = pp->tail % PIPE_DEF_BUFFERS;
 		u64 avail = pp->end[slot] - pp->off[slot];
@@ -124,6 +142,8 @@ u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want,
 	charge_copy(sim, done);
 	if (pipe_empty(pp))
 		wake_next_reader = false;
+	if (kernel_profile(sim->tun->kver)->pipe_read_wakes_if_was_full)
+		wake_writer = was_full;
 	if (wake_writer)
 		wake_up(sim, &pp->wr_wait, 1, WF_SYNC);
 	if (wake_next_reader)

@@ -1,13 +1,16 @@
 /*
- * pipe.h - anonymous pipes as fs/pipe.c (v6.12, plus v6.14's "pipe_read:
- * don't wake up the writer if the pipe is still full") runs them: a ring
- * of 16 page buffers; a write of at most a page goes whole into the last
- * buffer if it fits there, else into a free slot, and blocks only when
- * neither exists (so 40 writes of 100 bytes share a page and 640 fill the
- * pipe). Readers are woken only when the pipe was empty (or has been
- * polled), writers only when a read freed a slot of a full pipe; all
- * wake-ups are WF_SYNC and one waiter at a time (exclusive waits), a woken
- * writer or reader passing the wake-up on.
+ * pipe.h - anonymous pipes as fs/pipe.c runs them (v5.5-v6.13, and v6.14's
+ * "pipe_read: don't wake up the writer if the pipe is still full" on the
+ * mainline profile): a ring of 16 page buffers; a write of at most a page
+ * goes whole into the last buffer if it fits there, else into a free slot,
+ * and blocks only when neither exists (so 40 writes of 100 bytes share a
+ * page and 640 fill the pipe); a writer woken for a slot takes a new page
+ * whatever room the last one has. Readers are woken only when the pipe was
+ * empty (or has been polled). Writers are woken by a read that began on a
+ * full pipe (v5.5-v6.13: even when it freed no slot, so the woken writer
+ * finds the pipe full and sleeps again), or from v6.14 only by a read that
+ * freed a slot of a full pipe. All wake-ups are WF_SYNC and one waiter at a
+ * time (exclusive waits), a woken writer or reader passing the wake-up on.
  */
 #ifndef WS_PIPE_H
 #define WS_PIPE_H

@@ -106,6 +106,9 @@ struct kernel_profile {
 					 * types reordered (report/schedstat.c) */
 	bool rd_flags_on_change;	/* rd->overload(ed) stored only when it changes, and
 					 * rd->overutilized only under EAS (v6.9/v6.10) */
+	bool pipe_read_wakes_if_was_full; /* pipe_read() wakes a writer whenever the pipe
+					 * was full as the read began, even if the read
+					 * freed no slot (v5.5-v6.13; fs/pipe.c) */
 	/* features.h defaults that differ from mainline's, -1 ended */
 	signed char feat_on[4], feat_off[6];
 };

@@ -9,7 +9,7 @@ enum {
 	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_MIGR, M_WAKE_LIST, M_WAKE_REQUEUED, M_WAKE_RECHECKED,
 	M_SIS_SEARCH, M_SIS_CALLS, M_SIS_SCANNED, M_SIS_FAILED, M_SIS_SCAN_RATE, M_SIS_CPUS,
 	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
-	M_IDLE_TICKS, M_NEWIDLE, M_NEWIDLE_LB, M_NEWIDLE_PCT, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_SOFTIRQ, M_COLD, M_RQ_LOCK, M_TG_LOAD, M_TG_WRITES, M_EXIT_WAIT,
+	M_IDLE_TICKS, M_NEWIDLE, M_NEWIDLE_LB, M_NEWIDLE_PCT, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_SOFTIRQ, M_COLD, M_RQ_LOCK, M_TG_LOAD, M_TG_WRITES, M_PIPE_REWAITS, M_EXIT_WAIT,
 	M_IPI_WAIT, M_WC_N, M_WC_PCT, M_SIM_S, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
 	M_HIT_SHORT_AFF, M_HIT_SHORT_SCAN, M_HIT_NO_SMT, M_NR
 };
@@ -57,6 +57,9 @@ const struct metric_def metric_defs[] = {
 	/* Only with --cgroup: tg->load_avg's line (kern/tg.c). */
 	[M_TG_LOAD] = { "tg_load_avg_time_pct", 2, true, true },
 	[M_TG_WRITES] = { "tg_load_avg_writes", 0, true, true },
+	/* Woken pipe writers that found it full again: v5.5-v6.13 wake one after
+	 * every read of a full pipe, freed slot or not; else another took it. */
+	[M_PIPE_REWAITS] = { "pipe_writer_rewaits", 0, true, true },
 	[M_EXIT_WAIT] = { "idle_exit_us_per_wakeup", 3, true, false },
 	[M_IPI_WAIT] = { "ipi_wait_us_per_wakeup", 3, true, false },
 	[M_WC_N] = { "wc_violations", 0, true, false },
@@ -125,6 +128,7 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_RQ_LOCK] = pct(met->rq_lock_wait_ns, met->busy_ns);
 	v[M_TG_LOAD] = pct(met->tg_load_ns, met->busy_ns);
 	v[M_TG_WRITES] = (double)met->tg_load_writes;
+	v[M_PIPE_REWAITS] = (double)met->pipe_writer_rewaits;
 	v[M_EXIT_WAIT] = met->wakeups ? (double)met->idle_exit_ns / (double)met->wakeups / 1e3 : 0;
 	v[M_IPI_WAIT] = met->wakeups ? (double)met->ipi_wait_ns / (double)met->wakeups / 1e3 : 0;
 	v[M_WC_N] = (double)met->wc_intervals;

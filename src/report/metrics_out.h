@@ -12,7 +12,7 @@
 #include "machine/machine.h"
 #include "kern/metrics.h"
 
-#define METRICS_MAX 49
+#define METRICS_MAX 50
 
 /*
  * Placement counts (kern/placement.h) as one array: the reasons, then the
