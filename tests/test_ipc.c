@@ -96,6 +96,22 @@ static void test_pipe_reader_wakeup(void **state)
 	assert_int_equal(pp.bytes, 50);
 }
 
+/* Fill a pipe with 640 100-byte writes (16 full pages); w1, then w2, block. */
+static void two_writers_on_full_pipe(struct sim *s, struct pipe *pp, struct task_struct *w1,
+				     struct task_struct *w2)
+{
+	bool blocked;
+
+	pipe_init(pp);
+	s->this_cpu = 0;
+	for (int i = 0; i < 640; i++)
+		pipe_write(s, pp, w1, 100, false, &blocked);
+	pipe_write(s, pp, w1, 100, false, &blocked);
+	pipe_write(s, pp, w2, 100, false, &blocked);
+	assert_ptr_equal(pp->wr_wait.head, w1);
+	assert_ptr_equal(pp->wr_wait.tail, w2);
+}
+
 /*
  * Writers wait for a free slot: reading 100 bytes of a full pipe frees
  * none (no wake-up since v6.14); the 40th read empties the first page and
@@ -108,12 +124,7 @@ static void test_pipe_writer_wakeup(void **state)
 	struct task_struct *w1 = running(0), *w2 = running(0), *r = running(1);
 	bool blocked;
 
-	pipe_init(&pp);
-	sim->this_cpu = 0;
-	for (int i = 0; i < 640; i++)
-		pipe_write(sim, &pp, w1, 100, false, &blocked);
-	pipe_write(sim, &pp, w1, 100, false, &blocked);
-	pipe_write(sim, &pp, w2, 100, false, &blocked);
+	two_writers_on_full_pipe(sim, &pp, w1, w2);
 	assert_true(sleeping(w1) && sleeping(w2));
 	sim->this_cpu = 1;
 	for (int i = 0; i < 39; i++) {
@@ -148,12 +159,7 @@ static void test_pipe_woken_writer_new_page(void **state)
 	struct task_struct *w1 = running(0), *w2 = running(0), *r = running(1);
 	bool blocked;
 
-	pipe_init(&pp);
-	sim->this_cpu = 0;
-	for (int i = 0; i < 640; i++)
-		pipe_write(sim, &pp, w1, 100, false, &blocked);
-	pipe_write(sim, &pp, w1, 100, false, &blocked);
-	pipe_write(sim, &pp, w2, 100, false, &blocked);
+	two_writers_on_full_pipe(sim, &pp, w1, w2);
 	for (int k = 0; k < 2; k++) {
 		struct task_struct *w = k ? w2 : w1;
 
@@ -194,13 +200,7 @@ static void test_pipe_writer_wakeup_before_v6_14(void **state)
 	struct task_struct *w1 = tu_task(old, 0), *w2 = tu_task(old, 0), *r = tu_task(old, 1);
 
 	w1->__state = w2->__state = r->__state = TASK_RUNNING;
-	pipe_init(&pp);
-	old->this_cpu = 0;
-	for (int i = 0; i < 640; i++)
-		pipe_write(old, &pp, w1, 100, false, &blocked);
-	pipe_write(old, &pp, w1, 100, false, &blocked);
-	pipe_write(old, &pp, w2, 100, false, &blocked);
-	assert_ptr_equal(pp.wr_wait.head, w1);
+	two_writers_on_full_pipe(old, &pp, w1, w2);
 	for (int i = 0; i < 39; i++) {
 		struct task_struct *woken = i % 2 ? w2 : w1, *other = i % 2 ? w1 : w2;
 
