@@ -149,8 +149,8 @@ static void test_pipe_writer_wakeup(void **state)
  * v6.12). w1 and w2 wait on a pipe of 16 full pages; 40 reads free the
  * first and wake w1, which puts its 100 bytes in a new page: 16 slots
  * again. 40 more free the second and wake w2: the last page (w1's) has
- * 3996 bytes free, yet w2's 100 bytes go to a new page, so two pages hold
- * 100 bytes each: the pipe is full with 14 pages of 4000 bytes and two of 100.
+ * 3996 bytes free, yet w2's 100 bytes go to a new page: the pipe is full
+ * with 14 pages of 4000 bytes and two of 100.
  */
 static void test_pipe_woken_writer_new_page(void **state)
 {
@@ -194,10 +194,9 @@ static void test_pipe_writer_wakeup_before_v6_14(void **state)
 {
 	(void)state;
 	struct sim *old = tu_sim_kernel(m, "default", KV_6_4);
+	struct task_struct *w1 = tu_task(old, 0), *w2 = tu_task(old, 0), *r = tu_task(old, 1);
 	struct pipe pp;
 	bool blocked;
-
-	struct task_struct *w1 = tu_task(old, 0), *w2 = tu_task(old, 0), *r = tu_task(old, 1);
 
 	w1->__state = w2->__state = r->__state = TASK_RUNNING;
 	two_writers_on_full_pipe(old, &pp, w1, w2);
