@@ -126,7 +126,8 @@ u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want,
 		pp->off[slot] += (unsigned int)chunk;
 		done += chunk;
 		if (pp->off[slot] == pp->end[slot]) {
-			/* Releasing a slot of a full pipe is what writers wait for. */
+			/* Releasing a slot of a full pipe is what writers wait for
+			 * (v6.14's pipe_read(); the older rule is below). */
 			wake_writer |= pipe_full(pp);
 			pp->tail++;
 		}
@@ -142,6 +143,8 @@ u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want,
 	charge_copy(sim, done);
 	if (pipe_empty(pp))
 		wake_next_reader = false;
+	/* pipe_read() v5.5-v6.13 (v6.12's was_full): a read that began on a
+	 * full pipe wakes a writer whether or not it freed a slot. */
 	if (kernel_profile(sim->tun->kver)->pipe_read_wakes_if_was_full)
 		wake_writer = was_full;
 	if (wake_writer)
