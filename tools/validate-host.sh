@@ -4,6 +4,7 @@
 # Usage: [COSTS=PROFILE] tools/validate-host.sh [EXTRA HACKBENCH FLAGS...]
 #        [COSTS=PROFILE] tools/validate-host.sh --pinning [RUNS]
 #        [COSTS=PROFILE] tools/validate-host.sh --groups [RUNS]
+#        [COSTS=PROFILE] tools/validate-host.sh --pairs [SAMPLES]
 #        COSTS=calibrate tools/validate-host.sh ...   (any form)
 # The first form: rt-tests hackbench -g 1..4, median of 5 real runs next
 # to the mean of 5 simulated seeds. --pinning: perf bench sched pipe,
@@ -19,6 +20,13 @@
 # run at -l 1 (creating and reaping the tasks, which perf stat counts
 # too), and that as a multiple of the one-group figure: what more tasks
 # and more messages in flight cost a message.
+# --pairs: will-it-scale's context_switch1 (tools/real/context_switch1.c,
+# built here with cc) pinned to CPU 0 with 1, 2, 5, 10, 20 and 40 tasks,
+# each a pair ping-ponging a byte, as processes and as threads (-T),
+# SAMPLES measured seconds (default 2) after 6 s of warm-up each, next to
+# the model's context_switch1 -n and context_switch1_threads -n on --cpus
+# 0: the time of a round trip (two switches) as the pairs sharing one CPU
+# grow, and as a multiple of one pair's.
 # COSTS: a cost profile for the simulation (wakesim calibrate -o FILE), or
 # "calibrate": run wakesim calibrate first and use what it writes. A guest's
 # costs move within the hour (docs/validation.md), so a profile measured
@@ -32,6 +40,10 @@ if [ "${COSTS:-}" = calibrate ]; then
 	./wakesim calibrate -o "$prof" >&2 || { echo "wakesim calibrate failed" >&2; exit 2; }
 	COSTS=$prof
 	costs_name="what wakesim calibrate measured just now"
+fi
+if [ -n "${COSTS:-}" ] && [ ! -r "$COSTS" ]; then
+	echo "validate-host.sh: COSTS=$COSTS: no such readable cost profile (wakesim calibrate -o FILE writes one)" >&2
+	exit 2
 fi
 
 if [ "${1:-}" = "--pinning" ]; then
@@ -115,6 +127,39 @@ if [ "${1:-}" = "--groups" ]; then
 			$5 * 1000 / m, $6, rn, sn, rn / r1, sn / s1 }'
 	echo "(pinned to CPU 0; us/msg: task-clock or simulated busy time over the 400,000 messages;"
 	echo " net: less the same groups' run at -l 1, over the messages in between; x1: net, as a multiple of one group's)"
+	exit 0
+fi
+
+if [ "${1:-}" = "--pairs" ]; then
+	command -v cc >/dev/null || { echo "needs a C compiler (apt-get install gcc)" >&2; exit 2; }
+	samples=${2:-2}
+	case $samples in ''|*[!0-9]*|0) echo "validate-host.sh: --pairs \"$samples\": expected a number of samples, 1 or more" >&2; exit 2 ;; esac
+	bin=$(mktemp "${TMPDIR:-/tmp}/wakesim-cs1.XXXXXX") || exit 2
+	trap 'rm -f "$bin" ${prof:+"$prof"}' EXIT INT TERM
+	cc -O2 -pthread -o "$bin" tools/real/context_switch1.c || { echo "validate-host.sh: cannot build tools/real/context_switch1.c" >&2; exit 2; }
+	echo "simulated on host with costs: ${costs_name:-${COSTS:-the default profile (no COSTS=; see wakesim calibrate)}}"
+	printf '%-10s %-6s %14s %14s %9s %9s\n' variant tasks "real ns/trip" "sim ns/trip" "real x1" "sim x1"
+	for v in processes threads; do
+		rows=$(for t in 1 2 5 10 20 40; do
+			# shellcheck disable=SC2046
+			r=$(taskset -c 0 "$bin" -t "$t" -s "$samples" -n $([ $v = threads ] && echo -T) |
+				awk -F: '/^average:/ {print $2}')
+			s=$(./wakesim run --machine host --cpus 0 ${COSTS:+--cost-profile "$COSTS"} --json -- \
+				"context_switch1_$v" -t "$t" -n -s "$samples" --sample-ms 50 |
+				awk -F: '/"value"/ {gsub(/[ ,]/, "", $2); print $2; exit}')
+			if [ -z "$r" ] || [ -z "$s" ]; then
+				what=real
+				[ -z "$r" ] || what=simulated
+				echo "validate-host.sh: --pairs: no rate from the $what $v run at $t tasks" >&2
+				exit 2
+			fi
+			echo "$v $t $r $s"
+		done) || exit 2
+		echo "$rows" | awk '{ r = 2e9 / $3; s = 2e9 / $4 } NR == 1 { r1 = r; s1 = s }
+			{ printf "%-10s %-6s %14.0f %14.0f %9.2f %9.2f\n", $1, $2, r, s, r / r1, s / s1 }'
+	done
+	echo "(pinned to CPU 0; ns/trip: a round trip of one byte, two switches, from the ops per second;"
+	echo " x1: as a multiple of one task's)"
 	exit 0
 fi
 

@@ -1,17 +1,19 @@
 /*
  * context_switch1.c - a real run of will-it-scale's context_switch1
- * (antonblanchard/will-it-scale, written again here: processes variant),
+ * (antonblanchard/will-it-scale, written again here: processes and threads),
  * to compare wakesim's simulation with this machine (docs/validation.md).
  *
- * cc -O2 -o context_switch1 tools/real/context_switch1.c
- * ./context_switch1 -t TASKS -s SAMPLES [-n]
+ * cc -O2 -pthread -o context_switch1 tools/real/context_switch1.c
+ * ./context_switch1 -t TASKS -s SAMPLES [-n] [-T]
  *
  * Task i is bound to core i mod cores (all of the core's CPUs, read from
  * /sys/devices/system/cpu/cpuN/topology/thread_siblings_list) unless -n;
  * it forks a partner that inherits the binding; they ping-pong one byte
  * over two pipes; a round trip counts 2. Once a second the parent prints
  * "min: max: total:" of the ops in that second; the first 6 lines are
- * warm-up, the next SAMPLES are averaged: "average:N" ops/s.
+ * warm-up, the next SAMPLES are averaged: "average:N" ops/s. -T: the
+ * threads variant (context_switch1_threads): each task and its partner
+ * are threads of this process, so a switch between them changes no mm.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -22,8 +24,57 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <pthread.h>
 
 #define WARMUP 6
+
+static int core_mask(int core_index, cpu_set_t *set);
+
+struct pair {
+	int a[2], b[2];
+	unsigned long long *ctr;
+	cpu_set_t set;
+	int bind;
+};
+
+static void *partner_thread(void *arg)
+{
+	struct pair *p = arg;
+	char ch;
+
+	if (p->bind)
+		sched_setaffinity(0, sizeof(p->set), &p->set);
+	while (read(p->a[0], &ch, 1) == 1 && write(p->b[1], &ch, 1) == 1)
+		;
+	return NULL;
+}
+
+static void *task_thread(void *arg)
+{
+	struct pair *p = arg;
+	char ch = 0;
+
+	if (p->bind)
+		sched_setaffinity(0, sizeof(p->set), &p->set);
+	while (write(p->a[1], &ch, 1) == 1 && read(p->b[0], &ch, 1) == 1)
+		__atomic_add_fetch(p->ctr, 2, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/* -T: start task i and its partner as threads; 0, or -1 on failure. */
+static int start_threads(int i, unsigned long long *ctr, int noaff)
+{
+	struct pair *p = calloc(1, sizeof(*p));
+	pthread_t t;
+
+	if (!p || pipe(p->a) || pipe(p->b))
+		return -1;
+	p->ctr = ctr;
+	p->bind = !noaff && core_mask(i, &p->set) == 0;
+	if (pthread_create(&t, NULL, partner_thread, p) || pthread_create(&t, NULL, task_thread, p))
+		return -1;
+	return 0;
+}
 
 static int core_mask(int core_index, cpu_set_t *set)
 {
@@ -72,15 +123,17 @@ static int core_mask(int core_index, cpu_set_t *set)
 
 int main(int argc, char **argv)
 {
-	int tasks = 1, samples = 5, noaff = 0, c;
+	int tasks = 1, samples = 5, noaff = 0, threads = 0, c;
 
-	while ((c = getopt(argc, argv, "t:s:n")) != -1) {
+	while ((c = getopt(argc, argv, "t:s:nT")) != -1) {
 		if (c == 't')
 			tasks = atoi(optarg);
 		else if (c == 's')
 			samples = atoi(optarg);
 		else if (c == 'n')
 			noaff = 1;
+		else if (c == 'T')
+			threads = 1;
 		else
 			return 2;
 	}
@@ -94,7 +147,10 @@ int main(int argc, char **argv)
 
 	if (count == MAP_FAILED || !pids)
 		return 1;
-	for (int i = 0; i < tasks; i++) {
+	for (int i = 0; threads && i < tasks; i++)
+		if (start_threads(i, &count[i * 16], noaff))
+			return 1;
+	for (int i = 0; !threads && i < tasks; i++) {
 		pid_t pid = fork();
 
 		if (pid < 0)
@@ -131,7 +187,8 @@ int main(int argc, char **argv)
 
 		sleep(1);
 		for (int i = 0; i < tasks && i < 4096; i++) {
-			unsigned long long v = count[i * 16], d = v - prev[i];
+			unsigned long long v = __atomic_load_n(&count[i * 16], __ATOMIC_RELAXED);
+			unsigned long long d = v - prev[i];
 
 			prev[i] = v;
 			min = d < min ? d : min;
@@ -147,6 +204,8 @@ int main(int argc, char **argv)
 	}
 	printf("average:%llu\n", sum / (unsigned long long)samples);
 	fflush(stdout);
+	if (threads)
+		return 0; /* the pairs' threads end with the process */
 	signal(SIGTERM, SIG_IGN);
 	kill(0, SIGTERM);
 	while (wait(NULL) > 0)
