@@ -83,8 +83,8 @@ struct metrics {
 	uint64_t rq_lock_wait_ns;	/* CPU time spinning on runqueue locks */
 	uint64_t rq_lock_contended;	/* rq_lock() calls that had to spin */
 	uint64_t tg_load_writes;	/* update_tg_load_avg() calls that added (--cgroup) */
-	uint64_t pipe_writer_rewaits;	/* woken pipe writers that found it full and slept again */
 	uint64_t tg_load_ns;		/* CPU time reading and writing tg->load_avg */
+	uint64_t pipe_writer_rewaits;	/* woken pipe writers that found it full and slept again */
 	/* Work-conservation checker (kern/wc.c). */
 	uint64_t wc_intervals;		/* idle-while-waiting intervals >= threshold */
 	uint64_t wc_wasted_ns;		/* their total length */
