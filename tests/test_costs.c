@@ -9,6 +9,7 @@
  */
 #include "testutil.h"
 
+#include "kern/linecache.h"
 #include "machine/coherence.h"
 
 static char out[1 << 16];
@@ -216,35 +217,76 @@ static void test_smt_sharing(void **state)
 	unlink(path);
 }
 
+/* p leaves cpu after a run: what do_schedule() stamps (kern/linecache.h). */
+static void leave(struct sim *sim, struct task_struct *p, int cpu)
+{
+	struct line_stamp s;
+
+	lines_touched(sim, cpu, &s, p->wss_bytes);
+	p->last_ran_cpu = cpu;
+	p->left_core_at = s.core_at;
+	p->left_llc_at = s.llc_at;
+}
+
+/*
+ * The probe machine: L2 64 KiB, LLC 4 MiB, c2c smt 10, llc 30, node 40,
+ * remote 60 (memory), cold_mlp 4, and the default llc_hit_ns, 20. A
+ * working set of 64 KiB is 1024 lines, 256 latencies once overlapped 4
+ * at a time. A line is in the old L2 with fl fw, only in its LLC with
+ * fl (1 - fw), in memory with 1 - fl, fw = 64 KiB / (64 KiB + S), fl =
+ * 4 MiB / (4 MiB + T), S and T the bytes put through that core and LLC
+ * since the task left.
+ */
 static void test_cold_cache_decay(void **state)
 {
 	(void)state;
 	struct machine *m = tu_machine(PROBE);
 	struct sim *sim = tu_sim(m, "default");
-	struct task_struct *p = tu_task(sim, 0);
+	struct task_struct *p = tu_task(sim, 0), *q = tu_task(sim, 0);
 
-	/*
-	 * 64 KiB: 1024 lines. tau = 64 KiB of L2 / 64 x 30 ns (LLC) / 4 (MLP)
-	 * = 7680 ns. Just left cpu 0 (nothing ran there since): all warm.
-	 */
-	p->wss_bytes = 64 * 1024;
-	p->last_ran_cpu = 0;
-	p->left_busy_ns = 1000;
-	sim->rq[0].busy_ns = 1000;
+	assert_int_equal(m->l2_bytes, 64 * 1024);
+	assert_int_equal(m->llc_bytes, 4 << 20);
+	assert_int_equal(m->costs.llc_hit_ns, 20);
+	p->wss_bytes = q->wss_bytes = 64 * 1024;
+	/* Nothing ran since: warm. Free back on its core, c2c of a move. */
+	leave(sim, p, 0);
+	assert_int_equal(cold_penalty(sim, p, 0), 0);
 	assert_int_equal(cold_penalty(sim, p, 1), 0);		   /* SMT sibling */
 	assert_int_equal(cold_penalty(sim, p, 4), 1024 * 30 / 4);  /* same LLC */
 	assert_int_equal(cold_penalty(sim, p, 8), 1024 * 40 / 4);  /* other LLC */
 	assert_int_equal(cold_penalty(sim, p, 16), 1024 * 60 / 4); /* other socket */
-	/* After tau of other work on cpu 0, half is evicted: from the LLC
-	 * within it (no change), from memory (60) across LLCs. */
-	sim->rq[0].busy_ns = 1000 + 7680;
-	assert_int_equal(cold_penalty(sim, p, 4), (512 * 30 + 512 * 30) / 4);
-	assert_int_equal(cold_penalty(sim, p, 8), (512 * 40 + 512 * 60) / 4);
-	/* Much later: nothing warm is left. */
-	sim->rq[0].busy_ns = 1000 + 7680 * 1023;
-	assert_int_equal(cold_penalty(sim, p, 8), (1 * 40 + 1023 * 60) / 4);
-	/* Back on its own CPU it owes nothing; a task never run owes nothing. */
-	assert_int_equal(cold_penalty(sim, p, 0), 0);
+	/*
+	 * q ran on cpu 0 after it: S = T = 64 KiB, fw = 1/2, fl = 64/65.
+	 * Back on cpu 0 a line costs (64/65)(1/2)20 + (1/65)60 = 700/65 ns,
+	 * x 256 = 2756.9; on cpu 4 (64/65)(30/2 + 20/2) + 60/65 = 1660/65,
+	 * x 256 = 6537.8; on cpu 8 the evicted half comes from the other
+	 * LLC, at its c2c: (64/65)40 + 60/65 = 2620/65, x 256 = 10318.8.
+	 */
+	leave(sim, q, 0);
+	assert_int_equal(cold_penalty(sim, p, 0), 2756);
+	assert_int_equal(cold_penalty(sim, p, 1), 2756);
+	assert_int_equal(cold_penalty(sim, p, 4), 6537);
+	assert_int_equal(cold_penalty(sim, p, 8), 10318);
+	/*
+	 * Six more runs of 64 KiB on that core, 8 tasks sharing it: S = T =
+	 * 448 KiB, fw = 1/8, fl = 64/71: (64/71)(7/8)20 + (7/71)60 =
+	 * 1540/71 ns a line, x 256 = 5552.7: the more tasks share a CPU, the
+	 * more each refills on its own CPU.
+	 */
+	for (int k = 0; k < 6; k++)
+		leave(sim, q, 0);
+	assert_int_equal(cold_penalty(sim, p, 0), 5552);
+	/*
+	 * A run on another core of the LLC leaves cpu 0's L2 alone and fills
+	 * the LLC only: T = 512 KiB, fl = 8/9: (8/9)(7/8)20 + (1/9)60 =
+	 * 200/9 ns a line, x 256 = 5688.9.
+	 */
+	leave(sim, q, 4);
+	assert_int_equal(cold_penalty(sim, p, 0), 5688);
+	/* A task never run, or one without a working set, owes nothing. */
+	p->wss_bytes = 0;
+	assert_int_equal(cold_penalty(sim, p, 8), 0);
+	p->wss_bytes = 64 * 1024;
 	p->last_ran_cpu = -1;
 	assert_int_equal(cold_penalty(sim, p, 8), 0);
 	tu_sim_free(sim);
@@ -440,7 +482,8 @@ static void test_bad_profiles(void **state)
 	      " \"context_switch_ns\": 0, \"mm_switch_ns\": 0, \"pipe_write_ns\": 0,"
 	      " \"pipe_read_ns\": 0, \"ttwu_ns\": 0, \"select_ns\": 0, \"scan_cpu_ns\": 0,"
 	      " \"ipi_send_ns\": 0,"
-	      " \"ipi_latency_ns\": 0, \"poll_wake_ns\": 0, \"tcp_send_ns\": 0, \"tcp_recv_ns\": 0 } }\n",
+	      " \"ipi_latency_ns\": 0, \"poll_wake_ns\": 0, \"tcp_send_ns\": 0, \"tcp_recv_ns\": 0,"
+	      " \"llc_hit_ns\": 0 } }\n",
 	      f);
 	fclose(f);
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine " IDEAL " --cost-profile %s -- context_switch1 -s 1 "

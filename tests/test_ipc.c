@@ -270,23 +270,24 @@ static void test_unix_wmem(void **state)
 /* Message totals start from zero, as in a new simulation. */
 static void msg_totals_reset(void)
 {
-	memset(sim->msg_core_bytes, 0, sizeof(u64) * (size_t)m->topo.nr_cores);
-	memset(sim->msg_llc_bytes, 0, sizeof(u64) * (size_t)m->topo.nr_llcs);
+	memset(sim->core_bytes_in, 0, sizeof(u64) * (size_t)m->topo.nr_cores);
+	memset(sim->llc_bytes_in, 0, sizeof(u64) * (size_t)m->topo.nr_llcs);
 }
 
 /*
  * The fixture: CPUs 0 and 1 are two cores of one LLC; L2 1 MiB, LLC 32
- * MiB; the defaults' c2c: local 1 ns, same LLC 40, farthest 150, and
- * cold_mlp 4. A 100-byte skb is 4 + 1 + 2 = 7 lines found in 2 steps:
+ * MiB; the defaults' c2c: local 1 ns, same LLC 40, farthest 150, an
+ * LLC hit 20 ns, and cold_mlp 4. A 100-byte skb is 4 + 1 + 2 = 7 lines found in 2 steps:
  * 2 + 5 / 4 = 13/4 latencies. With S bytes written behind it by its core
  * and T by its LLC, a line is in L2 with fl fw, in the LLC with fl (1 -
  * fw), in memory with 1 - fl, fw = L2 / (L2 + S), fl = LLC / (LLC + T)
- * (msgcache.h).
+ * (kern/linecache.h). A line in the writer's L2 costs the c2c latency
+ * to it, one in the LLC an LLC hit, one in memory the farthest c2c.
  */
 static void test_msg_cache_levels(void **state)
 {
 	(void)state;
-	struct msg_stamp a, b, c;
+	struct line_stamp a, b, c;
 	const u64 mib = 1 << 20;
 
 	assert_int_equal(m->l2_bytes, mib);
@@ -294,6 +295,7 @@ static void test_msg_cache_levels(void **state)
 	assert_int_equal(m->costs.c2c_ns[C2C_LOCAL], 1);
 	assert_int_equal(m->costs.c2c_ns[C2C_LLC], 40);
 	assert_int_equal(m->costs.c2c_ns[C2C_REMOTE], 150);
+	assert_int_equal(m->costs.llc_hit_ns, 20);
 	assert_int_equal(m->costs.cold_mlp, 4);
 	assert_int_equal(unix_skb_lines(100), 7);
 	msg_totals_reset();
@@ -307,15 +309,15 @@ static void test_msg_cache_levels(void **state)
 	assert_int_equal(msg_read_ns(sim, &a, 7, 7), 280);
 	/*
 	 * 1 MiB written behind it on its core: fw = 1/2, fl = 32/33. A line,
-	 * on its writer: (32 (1 + 40) / 2 + 150) / 33 = 806 / 33 ns, x 13/4
-	 * = 79.38; on the other core: (32 x 40 + 150) / 33 = 1430 / 33, x
-	 * 13/4 = 140.83.
+	 * on its writer: (32 (1 + 20) / 2 + 150) / 33 = 486 / 33 ns, x 13/4
+	 * = 47.86; on the other core: (32 (40 + 20) / 2 + 150) / 33 = 1110 /
+	 * 33, x 13/4 = 109.32.
 	 */
 	sim->this_cpu = 0;
 	msg_written(sim, &b, mib);
-	assert_int_equal(msg_read_ns(sim, &a, 2, 7), 79);
+	assert_int_equal(msg_read_ns(sim, &a, 2, 7), 47);
 	sim->this_cpu = 1;
-	assert_int_equal(msg_read_ns(sim, &a, 2, 7), 140);
+	assert_int_equal(msg_read_ns(sim, &a, 2, 7), 109);
 	/*
 	 * 32 MiB more from the other core: b has S = 0 but T = 32 MiB, so
 	 * fl = 1/2 (leaving the LLC takes a line out of the L2 above it):
@@ -325,10 +327,10 @@ static void test_msg_cache_levels(void **state)
 	sim->this_cpu = 0;
 	assert_int_equal(msg_read_ns(sim, &b, 2, 7), 245);
 	/* Reading from another core brings the lines into the reader's L2. */
-	assert_int_equal(sim->msg_core_bytes[1], 32 * mib);
+	assert_int_equal(sim->core_bytes_in[1], 32 * mib);
 	sim->this_cpu = 1;
 	assert_int_equal(msg_read(sim, &a, 2, 7), msg_read_ns(sim, &a, 2, 7));
-	assert_int_equal(sim->msg_core_bytes[1], 32 * mib + 7 * 64);
+	assert_int_equal(sim->core_bytes_in[1], 32 * mib + 7 * 64);
 	/* Not written by any CPU: free. */
 	c.cpu = -1;
 	assert_int_equal(msg_read_ns(sim, &c, 2, 7), 0);

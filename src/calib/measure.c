@@ -55,6 +55,56 @@ static long iters(const struct calib_opts *o, long full)
 	return o->quick ? full / 10 : full;
 }
 
+/* ---- a dependent load chain ---- */
+
+double calib_chase_ns(int cpu, unsigned long bytes, const struct calib_opts *o)
+{
+	size_t n = bytes / 64;
+	char *buf = n > 1 ? aligned_alloc(4096, n * 64) : NULL;
+	size_t *order = n > 1 ? malloc(n * sizeof(*order)) : NULL;
+	double t[REPS];
+	long loads = iters(o, 4000000);
+	uint64_t x = 88172645463325252ull;
+	void *volatile sink;
+
+	if (!buf || !order || pin(cpu)) {
+		free(buf);
+		free(order);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	/* Fisher-Yates with xorshift64: the same cycle on every run. */
+	for (size_t i = n - 1; i > 0; i--) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		size_t j = (size_t)(x % (i + 1)), s = order[i];
+
+		order[i] = order[j];
+		order[j] = s;
+	}
+	for (size_t i = 0; i < n; i++)
+		*(void **)(buf + order[i] * 64) = buf + order[(i + 1) % n] * 64;
+	void *p = buf;
+
+	/* Twice round the cycle first: the lines in the LLC, the pages in the TLB. */
+	for (size_t i = 0; i < 2 * n; i++)
+		p = *(void **)p;
+	for (int r = 0; r < REPS; r++) {
+		uint64_t t0 = now_ns();
+
+		for (long i = 0; i < loads; i++)
+			p = *(void **)p;
+		t[r] = (double)(now_ns() - t0) / (double)loads;
+	}
+	sink = p;
+	(void)sink;
+	free(buf);
+	free(order);
+	return median(t, REPS);
+}
+
 /* ---- cache-line ping-pong ---- */
 
 struct pingpong {

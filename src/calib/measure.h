@@ -20,6 +20,13 @@ struct calib_opts {
  * there hand a flag in one line back and forth; half the round trip.
  */
 double calib_c2c_ns(int a, int b, const struct calib_opts *o);
+/*
+ * A load that misses the core's L2 and hits the LLC: a dependent chain
+ * of loads through bytes bytes (64-byte lines in a shuffled cycle, so
+ * no prefetcher follows it) on a thread pinned to cpu, ns per load.
+ * Give bytes above the L2 and well inside the LLC.
+ */
+double calib_chase_ns(int cpu, unsigned long bytes, const struct calib_opts *o);
 /* A trivial syscall (getppid), entry to exit. */
 double calib_syscall_ns(const struct calib_opts *o);
 /* write(2) of one byte to a pipe and read(2) of it back, by one thread. */

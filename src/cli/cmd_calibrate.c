@@ -6,6 +6,8 @@
  * What is measured and what it sets:
  *   cache-line ping-pong, one CPU pair per relation found  -> c2c_ns
  *   getppid()                                             -> (baseline)
+ *   a dependent load chain through 4 x L2 (at most half
+ *   the LLC), pinned to CPU 0; only with both sizes known -> llc_hit_ns
  *   one thread's pipe write + read                        -> pipe_write_ns,
  *                                        pipe_read_ns (split 300:250 as the
  *                                        defaults are)
@@ -167,6 +169,23 @@ int cmd_calibrate(int argc, char **argv)
 				}
 				break;
 			}
+	/*
+	 * Four L2s of lines in a cycle leave most loads missing the L2; half
+	 * an LLC or less keeps them hitting it, with the cycle's pages inside
+	 * a second-level TLB (1 MiB L2: 4 MiB, 1,024 pages).
+	 */
+	double chase = -1;
+	unsigned long chase_bytes = (unsigned long)(4 * m.l2_bytes);
+
+	if (chase_bytes > m.llc_bytes / 2)
+		chase_bytes = (unsigned long)(m.llc_bytes / 2);
+	if (m.l2_bytes && chase_bytes > 2 * m.l2_bytes)
+		chase = calib_chase_ns(0, chase_bytes, &co);
+	if (chase > 0) {
+		json_object_object_add(raw, "chase_bytes", json_object_new_int64((int64_t)chase_bytes));
+		json_object_object_add(raw, "chase_ns", num(chase));
+		k.llc_hit_ns = clamp_ns(chase, 1);
+	}
 	double sys = calib_syscall_ns(&co), prw = calib_pipe_rw_ns(&co);
 	double yield = calib_yield_switch_ns(0, &co), rtt1 = calib_pipe_rtt_ns(0, 0, &co);
 	double rtt2 = other > 0 ? calib_pipe_rtt_ns(0, other, &co) : -1;
@@ -394,6 +413,8 @@ int cmd_calibrate(int argc, char **argv)
 		PUT(udp_recv_ns);
 		PUT(udp_rx_softirq_ns);
 	}
+	if (chase > 0)
+		PUT(llc_hit_ns);
 	if (rtt2 > 0)
 		PUT(poll_wake_ns);
 	if (wake_write > 0)

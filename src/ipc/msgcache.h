@@ -13,34 +13,25 @@
  * lines of a step are fetched while it waits, cold_mlp at a time (the
  * overlap cold_penalty() gives a refill; docs/costs.md).
  *
- * Survival of a line after S bytes written behind it in a cache of C
- * bytes is taken as C / (C + S), the hyperbolic stand-in for LRU that
- * cold_penalty() uses [R]; L2 survival counts the bytes its core wrote
- * or pulled in, LLC survival the bytes the LLC's cores wrote. Prices:
- * a line still in the writer's L2 comes at the c2c latency between
- * writer and reader, one in the LLC at the LLC's transfer latency (or
- * the writer-reader latency if farther), one in memory at the farthest
- * transfer's, as cold_penalty() prices evicted lines (docs/costs.md).
- * A machine without cache sizes (l2_bytes or llc_bytes 0) keeps every
- * line in that level.
+ * Where a line is by then is kern/linecache.h's model: the bytes put
+ * through the writer's core and LLC behind it (other messages, and the
+ * working sets of the tasks that ran there) push it out. A line still in
+ * the writer's L2 comes at the c2c latency between writer and reader,
+ * one in the LLC at the LLC's transfer latency (or the writer-reader
+ * latency if farther), one in memory at the farthest transfer's
+ * (docs/costs.md).
  */
 #ifndef WS_MSGCACHE_H
 #define WS_MSGCACHE_H
 
-#include "kern/sim.h"
-
-/* A message's writer and the bytes its core and LLC had written by then. */
-struct msg_stamp {
-	int cpu;		/* the writer's CPU, -1: none (free of cost) */
-	u64 core_at, llc_at;	/* bytes, sim->msg_core_bytes / msg_llc_bytes */
-};
+#include "kern/linecache.h"
 
 /*
  * The code on sim->this_cpu writes a message of footprint `bytes` (the
  * bytes of cache lines it fills): stamp s and count them in its core's
  * and LLC's totals.
  */
-void msg_written(struct sim *sim, struct msg_stamp *s, u64 bytes);
+void msg_written(struct sim *sim, struct line_stamp *s, u64 bytes);
 
 /*
  * ns for sim->this_cpu to read `lines` cache lines of the message stamped
@@ -50,9 +41,9 @@ void msg_written(struct sim *sim, struct msg_stamp *s, u64 bytes);
  * reader on another core pulls the lines into its own L2, and they count
  * there. 0 if s has no writer.
  */
-u64 msg_read(struct sim *sim, const struct msg_stamp *s, u64 steps, u64 lines);
+u64 msg_read(struct sim *sim, const struct line_stamp *s, u64 steps, u64 lines);
 
 /* The price above without charging or counting anything (ns). */
-u64 msg_read_ns(const struct sim *sim, const struct msg_stamp *s, u64 steps, u64 lines);
+u64 msg_read_ns(const struct sim *sim, const struct line_stamp *s, u64 steps, u64 lines);
 
 #endif

@@ -29,7 +29,7 @@ struct pipe {
 	bool poll_usage;			/* someone poll()ed: wake readers on every write */
 	struct wait_queue_head rd_wait, wr_wait;
 	struct cacheline line;			/* pipe->mutex, head, tail */
-	struct msg_stamp at[PIPE_DEF_BUFFERS];	/* each slot's last write (msgcache.h) */
+	struct line_stamp at[PIPE_DEF_BUFFERS];	/* each slot's last write (msgcache.h) */
 	bool closed;				/* the writers are gone: EOF once drained */
 };
 

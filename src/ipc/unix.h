@@ -19,7 +19,7 @@
 
 struct unix_skb {
 	u64 len, consumed, truesize;
-	struct msg_stamp at;		/* its writer and when (msgcache.h) */
+	struct line_stamp at;		/* its writer and when (msgcache.h) */
 };
 
 struct unix_stream {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "kernel.h"
+#include "linecache.h"
 #include "pelt.h"
 #include "timer.h"
 #include "trace.h"
@@ -138,36 +139,25 @@ void send_ipi(struct sim *sim, int cpu, u64 latency_ns)
 }
 
 /*
- * Cache refill owed by a task arriving on cpu from another core (docs/
- * costs.md): its working set, wss_bytes / 64 lines, overlapped cold_mlp at
- * a time. The part still warm in the old core's caches comes at the c2c
- * latency of the move; the part other work on the old CPU has evicted
- * since comes from the LLC (same LLC) or memory (priced as the farthest
- * transfer). The warm fraction decays as tau / (tau + other), other being
- * the old CPU's busy time since the task left it and tau the time to
- * stream a whole L2 from the LLC [R: a hyperbolic stand-in for LRU
- * eviction]. A move between SMT siblings (shared caches) costs nothing.
+ * Cache refill owed by a task switched in on cpu (docs/costs.md): its
+ * working set, wss_bytes / 64 lines, overlapped cold_mlp at a time, each
+ * line where kern/linecache.h has it now: the working sets and messages
+ * put through its last core and LLC since it left them push it out. A
+ * line still in that core's L2 is free back on the same core or an SMT
+ * sibling (context_switch_ns was measured with it there) and costs the
+ * c2c latency of the move from another core; an evicted one comes from
+ * the LLC or memory. Before 5 December 2026 a task back on its own core
+ * owed nothing, however many tasks had run there meanwhile.
  */
 u64 cold_penalty(struct sim *sim, struct task_struct *p, int cpu)
 {
-	const struct costs *k = &sim->m->costs;
-
-	if (p->last_ran_cpu < 0 || p->last_ran_cpu == cpu || !p->wss_bytes)
+	if (p->last_ran_cpu < 0 || !p->wss_bytes)
 		return 0;
 	enum c2c_class cls = machine_c2c_class(sim->m, p->last_ran_cpu, cpu);
+	struct line_stamp s = { p->last_ran_cpu, p->left_core_at, p->left_llc_at };
+	u64 warm_ns = cls <= C2C_SMT ? 0 : sim->m->costs.c2c_ns[cls];
 
-	if (cls <= C2C_SMT)
-		return 0;
-	struct rq *old = &sim->rq[p->last_ran_cpu];
-
-	cpu_sync(sim, old);
-	u64 other = old->busy_ns > p->left_busy_ns ? old->busy_ns - p->left_busy_ns : 0;
-	u64 lines = p->wss_bytes / 64;
-	u64 tau = sim->m->l2_bytes / 64 * k->c2c_ns[C2C_LLC] / k->cold_mlp;
-	u64 warm = tau ? lines * tau / (tau + other) : 0;
-	u64 evicted_ns = cls <= C2C_LLC ? k->c2c_ns[C2C_LLC] : k->c2c_ns[C2C_REMOTE];
-
-	return (warm * k->c2c_ns[cls] + (lines - warm) * evicted_ns) / k->cold_mlp;
+	return lines_read_ns(sim, &s, cpu, warm_ns, 0, p->wss_bytes / 64);
 }
 
 void tick_arm(struct sim *sim, struct rq *rq)
@@ -283,7 +273,12 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 	if (prev) {
 		put_prev_entity(sim, rq, &prev->se);
 		prev->on_cpu = 0;
-		prev->left_busy_ns = rq->busy_ns; /* its cache starts to decay */
+		struct line_stamp left;
+
+		/* Its lines start to be pushed out by whatever runs next. */
+		lines_touched(sim, cpu, &left, prev->wss_bytes);
+		prev->left_core_at = left.core_at;
+		prev->left_llc_at = left.llc_at;
 		rq->curr = NULL;
 	}
 	se = rq->nr_running ? pick_next_entity(sim, rq) : NULL;

@@ -139,7 +139,8 @@ struct task_struct {
 	int wake_cpu;		/* prev_cpu for the next wake-up */
 	int recent_used_cpu;
 	int last_ran_cpu;	/* where its caches are warm; -1 never ran */
-	u64 left_busy_ns;	/* that CPU's busy_ns when it left: what ran there since */
+	/* Its core's and LLC's bytes put through when it left (kern/linecache.h). */
+	u64 left_core_at, left_llc_at;
 	int nr_cpus_allowed;
 	int mm_id;		/* address space: threads of one process share it */
 
@@ -168,8 +169,8 @@ struct task_struct {
 	/* The last step's work as asked and as drawn with the jitter, ns. */
 	u64 step_nominal_ns, step_drawn_ns;
 	bool blocking;		/* STEP_BLOCK issued while kernel work remained */
-	u64 cold_ns;		/* cache refill still owed after a migration, ns */
-	unsigned int wss_bytes;	/* working set refilled after a migration */
+	u64 cold_ns;		/* cache refill still owed, ns */
+	unsigned int wss_bytes;	/* bytes it touches in a run: refilled as evicted */
 
 	/* wait queues */
 	struct wait_queue_head *wq_head;

@@ -73,9 +73,9 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	sim->idle_tasks = calloc((size_t)sim->nr_cpus, sizeof(*sim->idle_tasks));
 	if (cfg->policy && cfg->policy->cpu_data_size)
 		sim->policy_cpu_data = calloc((size_t)sim->nr_cpus, cfg->policy->cpu_data_size);
-	sim->msg_core_bytes = calloc((size_t)m->topo.nr_cores, sizeof(u64));
-	sim->msg_llc_bytes = calloc((size_t)m->topo.nr_llcs, sizeof(u64));
-	if (!sim->rq || !sim->idle_tasks || !sim->msg_core_bytes || !sim->msg_llc_bytes ||
+	sim->core_bytes_in = calloc((size_t)m->topo.nr_cores, sizeof(u64));
+	sim->llc_bytes_in = calloc((size_t)m->topo.nr_llcs, sizeof(u64));
+	if (!sim->rq || !sim->idle_tasks || !sim->core_bytes_in || !sim->llc_bytes_in ||
 	    (cfg->policy && cfg->policy->cpu_data_size && !sim->policy_cpu_data)) {
 		snprintf(err, errlen, "out of memory");
 		sim_free(sim);
@@ -201,8 +201,8 @@ void sim_free(struct sim *sim)
 			cfs_rq_free(&sim->rq[cpu].cfs);
 	free(sim->rq);
 	free(sim->idle_tasks);
-	free(sim->msg_core_bytes);
-	free(sim->msg_llc_bytes);
+	free(sim->core_bytes_in);
+	free(sim->llc_bytes_in);
 	free_sched_domains(&sim->doms);
 	if (sim->wl && sim->wl->ops->free)
 		sim->wl->ops->free(sim->wl);

@@ -142,10 +142,11 @@ struct sim {
 	/* tg->load_avg of each task group from the root's child down (kern/tg.c). */
 	struct cacheline tg_load_line[TG_MAX_DEPTH];
 	/*
-	 * Bytes of pipe and socket messages each core ([nr_cores]) and each
-	 * LLC ([nr_llcs]) has written or pulled in so far (ipc/msgcache.h).
+	 * Bytes put through each core's L2 ([nr_cores]) and each LLC
+	 * ([nr_llcs]) so far: messages written or pulled in, working sets of
+	 * the tasks that ran (kern/linecache.h).
 	 */
-	u64 *msg_core_bytes, *msg_llc_bytes;
+	u64 *core_bytes_in, *llc_bytes_in;
 };
 
 #define sched_feat(x) sched_feat_of(&sim->feat, x)
