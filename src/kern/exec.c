@@ -180,6 +180,22 @@ static u64 switch_lines(struct sim *sim, struct rq *rq)
 	       cacheline_write(sim->m, &rq->pend_line, rq->cpu, sim->now);
 }
 
+/*
+ * p's working set stops being touched on cpu: it counts as put through
+ * the core and LLC, and p stamps both counts, from which cold_penalty()
+ * tells what pushed its lines out since. Only when another task (or the
+ * idle task) takes the CPU: a schedule() that picks p again puts nothing
+ * new through the caches.
+ */
+static void task_left_cpu(struct sim *sim, struct task_struct *p, int cpu)
+{
+	struct line_stamp left;
+
+	lines_touched(sim, cpu, &left, p->wss_bytes);
+	p->left_core_at = left.core_at;
+	p->left_llc_at = left.llc_at;
+}
+
 static void do_schedule(struct sim *sim, struct rq *rq);
 static void cpu_continue(struct sim *sim, struct rq *rq);
 
@@ -273,12 +289,6 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 	if (prev) {
 		put_prev_entity(sim, rq, &prev->se);
 		prev->on_cpu = 0;
-		struct line_stamp left;
-
-		/* Its lines start to be pushed out by whatever runs next. */
-		lines_touched(sim, cpu, &left, prev->wss_bytes);
-		prev->left_core_at = left.core_at;
-		prev->left_llc_at = left.llc_at;
 		rq->curr = NULL;
 	}
 	se = rq->nr_running ? pick_next_entity(sim, rq) : NULL;
@@ -300,6 +310,7 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 		 */
 		rq->need_resched = false;
 		if (prev) {
+			task_left_cpu(sim, prev, cpu);
 			trace_sched_switch(sim, cpu, prev, NULL);
 			/* To the idle task: a cost no task waits for. */
 			switch_lines(sim, rq);
@@ -327,6 +338,9 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 	next->on_cpu = 1;
 	if (next != prev) {
 		const struct costs *k = &sim->m->costs;
+
+		if (prev)
+			task_left_cpu(sim, prev, cpu);
 
 		trace_sched_switch(sim, cpu, prev, next);
 		rq->nr_switches++;
