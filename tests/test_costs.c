@@ -293,6 +293,43 @@ static void test_cold_cache_decay(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * What schedule() puts through a core's caches: a task's working set when
+ * another task or the idle task takes its CPU, nothing when it is picked
+ * again (kern/exec.c, task_left_cpu()). Probe machine, CPU 0 alone busy.
+ */
+static void test_working_set_leaves(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine(PROBE);
+	struct sim *sim = tu_sim(m, "default");
+	struct rq *rq = cpu_rq(sim, 0);
+	struct task_struct *p = tu_busy(sim, 0);
+	int core = m->topo.cpu[0].core, llc = m->topo.cpu[0].llc;
+
+	p->wss_bytes = 64 * 1024;
+	sim->this_cpu = 0;
+	/* Alone on its CPU, p is picked again: nothing new went through. */
+	rq->need_resched = true;
+	schedule(sim, rq);
+	assert_ptr_equal(rq->curr, p);
+	assert_int_equal(sim->core_bytes_in[core], 0);
+	assert_int_equal(sim->llc_bytes_in[llc], 0);
+	/* p blocks and the idle task takes the CPU: its 64 KiB count, stamped. */
+	p->__state = TASK_INTERRUPTIBLE;
+	deactivate_task(sim, rq, p, DEQUEUE_SLEEP);
+	schedule(sim, rq);
+	assert_ptr_not_equal(rq->curr, p);
+	assert_int_equal(sim->core_bytes_in[core], 64 * 1024);
+	assert_int_equal(sim->llc_bytes_in[llc], 64 * 1024);
+	assert_int_equal(p->left_core_at, 64 * 1024);
+	assert_int_equal(p->left_llc_at, 64 * 1024);
+	/* Nothing went through since: back on CPU 0 it owes nothing. */
+	assert_int_equal(cold_penalty(sim, p, 0), 0);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 static void test_cost_profiles(void **state)
 {
 	(void)state;
@@ -807,6 +844,7 @@ int main(void)
 		cmocka_unit_test(test_polling_idle_needs_no_ipi),
 		cmocka_unit_test(test_smt_sharing),
 		cmocka_unit_test(test_cold_cache_decay),
+		cmocka_unit_test(test_working_set_leaves),
 		cmocka_unit_test(test_cost_profiles),
 		cmocka_unit_test(test_bad_profiles),
 		cmocka_unit_test(test_bad_ranges),
