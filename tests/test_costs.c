@@ -18,6 +18,7 @@ static char out[1 << 16];
 #define IDEAL "tests/data/ideal-2cpu.json"
 /* A 2-CPU tree with no cpuidle/ and no cache/, as some machines have. */
 #define BARE "tests/data/bare-2cpu-sysfs"
+#define HOST_SYSFS "tests/data/host-2cpu-sysfs"
 /* The same with cpuidle states: POLL, C1 and C1E (MWAIT), C2 (I/O port). */
 #define MWAIT "tests/data/mwait-2cpu-sysfs"
 
@@ -601,6 +602,34 @@ static void test_breakdown_metrics(void **state)
 	assert_true(metric("idle_exit_us_per_wakeup") > 0);
 }
 
+/*
+ * llc_hit_ns: a load chain through four L2s, at most half the LLC. The
+ * fixture's cpu0 has a 1-MiB L2 and a 32-MiB L3: 4 MiB. Without cache
+ * sizes (the bare fixture) nothing is measured and the default stays,
+ * named as such.
+ */
+static void test_calibrate_llc_hit(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/wakesim-cal-XXXXXX";
+	char path[300];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/host.json", dir);
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=" HOST_SYSFS " %s calibrate --quick -o %s",
+			       tu_wakesim(), path), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured.chase_bytes == 4194304 and "
+			       ".costs.llc_hit_ns >= 1 and "
+			       "(.sources.measured.chase_ns - .costs.llc_hit_ns | fabs) <= 1' %s", path), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=" BARE " %s calibrate --quick -o %s",
+			       tu_wakesim(), path), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.costs.llc_hit_ns == null and "
+			       ".sources.measured.chase_ns == null and "
+			       "(.sources.not_measured | test(\" llc_hit_ns\"))' %s", path), 0);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_calibrate(void **state)
 {
 	(void)state;
@@ -850,6 +879,7 @@ int main(void)
 		cmocka_unit_test(test_bad_ranges),
 		cmocka_unit_test(test_breakdown_metrics),
 		cmocka_unit_test(test_calibrate),
+		cmocka_unit_test(test_calibrate_llc_hit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,7 +59,8 @@ static long iters(const struct calib_opts *o, long full)
 
 double calib_chase_ns(int cpu, unsigned long bytes, const struct calib_opts *o)
 {
-	size_t n = bytes / 64;
+	/* Whole pages: aligned_alloc() takes a multiple of its alignment. */
+	size_t n = bytes / 4096 * 64;
 	char *buf = n > 1 ? aligned_alloc(4096, n * 64) : NULL;
 	size_t *order = n > 1 ? malloc(n * sizeof(*order)) : NULL;
 	double t[REPS];

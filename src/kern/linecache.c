@@ -4,7 +4,8 @@
  */
 #include "kern/linecache.h"
 
-void lines_pulled(struct sim *sim, int cpu, u64 bytes)
+/* Bytes put through cpu's core and its LLC. */
+static void lines_pulled(struct sim *sim, int cpu, u64 bytes)
 {
 	const struct cpu_topo *t = &sim->m->topo.cpu[cpu];
 

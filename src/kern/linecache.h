@@ -31,9 +31,6 @@ struct line_stamp {
  */
 void lines_touched(struct sim *sim, int cpu, struct line_stamp *s, u64 bytes);
 
-/* Bytes put through cpu's core and its LLC: a core or LLC pulling in lines. */
-void lines_pulled(struct sim *sim, int cpu, u64 bytes);
-
 /*
  * ns for CPU `reader` to read `lines` lines stamped s, found in `steps`
  * dependent steps, `mlp` misses in flight: each step's first line waits
