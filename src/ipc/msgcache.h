@@ -17,9 +17,9 @@
  * through the writer's core and LLC behind it (other messages, and the
  * working sets of the tasks that ran there) push it out. A line still in
  * the writer's L2 comes at the c2c latency between writer and reader,
- * one in the LLC at the LLC's transfer latency (or the writer-reader
- * latency if farther), one in memory at the farthest transfer's
- * (docs/costs.md).
+ * one in the LLC at an LLC hit's (llc_hit_ns; the writer-reader latency
+ * if they do not share the LLC), one in memory at the farthest
+ * transfer's (docs/costs.md).
  */
 #ifndef WS_MSGCACHE_H
 #define WS_MSGCACHE_H
