@@ -602,11 +602,19 @@ static void test_breakdown_metrics(void **state)
 	assert_true(metric("idle_exit_us_per_wakeup") > 0);
 }
 
+/* `wakesim calibrate --quick` on the sysfs fixture sysfs, into dir/host.json (path). */
+static void calibrate_fixture(const char *sysfs, char *dir, char *path, size_t len)
+{
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, len, "%s/host.json", dir);
+	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=%s %s calibrate --quick -o %s", sysfs,
+			       tu_wakesim(), path), 0);
+}
+
 /*
  * llc_hit_ns: a load chain through four L2s, at most half the LLC. The
- * fixture's cpu0 has a 1-MiB L2 and a 32-MiB L3: 4 MiB. Without cache
- * sizes (the bare fixture) nothing is measured and the default stays,
- * named as such.
+ * fixture's cpu0 has a 1-MiB L2 and a 32-MiB L3: 4 MiB. (Without cache
+ * sizes nothing is measured: test_calibrate.)
  */
 static void test_calibrate_llc_hit(void **state)
 {
@@ -614,18 +622,10 @@ static void test_calibrate_llc_hit(void **state)
 	char dir[] = "/tmp/wakesim-cal-XXXXXX";
 	char path[300];
 
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/host.json", dir);
-	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=" HOST_SYSFS " %s calibrate --quick -o %s",
-			       tu_wakesim(), path), 0);
+	calibrate_fixture(HOST_SYSFS, dir, path, sizeof(path));
 	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured.chase_bytes == 4194304 and "
 			       ".costs.llc_hit_ns >= 1 and "
 			       "(.sources.measured.chase_ns - .costs.llc_hit_ns | fabs) <= 1' %s", path), 0);
-	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=" BARE " %s calibrate --quick -o %s",
-			       tu_wakesim(), path), 0);
-	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.costs.llc_hit_ns == null and "
-			       ".sources.measured.chase_ns == null and "
-			       "(.sources.not_measured | test(\" llc_hit_ns\"))' %s", path), 0);
 	unlink(path);
 	rmdir(dir);
 }
@@ -636,16 +636,17 @@ static void test_calibrate(void **state)
 	char dir[] = "/tmp/wakesim-cal-XXXXXX";
 	char path[300];
 
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/host.json", dir);
 	/*
 	 * It measures this machine and writes a profile the simulator takes.
 	 * The topology it pairs CPUs by is a fixture's (2 CPUs, one LLC, no
 	 * cpuidle, no cache/), whatever this machine's /sys says.
 	 */
-	assert_int_equal(tu_sh(out, sizeof(out), "WAKESIM_SYSFS=" BARE " %s calibrate --quick -o %s",
-			       tu_wakesim(), path), 0);
+	calibrate_fixture(BARE, dir, path, sizeof(path));
 	assert_int_equal(tu_sh(out, sizeof(out), "grep -c '\"context_switch_ns\"' %s", path), 0);
+	/* No cache sizes: no load chain, and llc_hit_ns named as the default's. */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.costs.llc_hit_ns == null and "
+			       ".sources.measured.chase_ns == null and "
+			       "(.sources.not_measured | test(\" llc_hit_ns\"))' %s", path), 0);
 	/* What it did not measure is named as the default profile's. */
 	assert_int_equal(tu_sh(out, sizeof(out), "jq -r .sources.not_measured %s", path), 0);
 	assert_non_null(strstr(out, "taken from profile default (costs/default.json), not measured "
