@@ -221,12 +221,7 @@ static void test_smt_sharing(void **state)
 /* p leaves cpu after a run: what do_schedule() stamps (kern/linecache.h). */
 static void leave(struct sim *sim, struct task_struct *p, int cpu)
 {
-	struct line_stamp s;
-
-	lines_touched(sim, cpu, &s, p->wss_bytes);
-	p->last_ran_cpu = cpu;
-	p->left_core_at = s.core_at;
-	p->left_llc_at = s.llc_at;
+	lines_touched(sim, cpu, &p->left, p->wss_bytes);
 }
 
 /*
@@ -288,7 +283,7 @@ static void test_cold_cache_decay(void **state)
 	p->wss_bytes = 0;
 	assert_int_equal(cold_penalty(sim, p, 8), 0);
 	p->wss_bytes = 64 * 1024;
-	p->last_ran_cpu = -1;
+	p->left.cpu = -1;
 	assert_int_equal(cold_penalty(sim, p, 8), 0);
 	tu_sim_free(sim);
 	tu_machine_free(m);
@@ -323,8 +318,9 @@ static void test_working_set_leaves(void **state)
 	assert_ptr_not_equal(rq->curr, p);
 	assert_int_equal(sim->core_bytes_in[core], 64 * 1024);
 	assert_int_equal(sim->llc_bytes_in[llc], 64 * 1024);
-	assert_int_equal(p->left_core_at, 64 * 1024);
-	assert_int_equal(p->left_llc_at, 64 * 1024);
+	assert_int_equal(p->left.cpu, 0);
+	assert_int_equal(p->left.core_at, 64 * 1024);
+	assert_int_equal(p->left.llc_at, 64 * 1024);
 	/* Nothing went through since: back on CPU 0 it owes nothing. */
 	assert_int_equal(cold_penalty(sim, p, 0), 0);
 	tu_sim_free(sim);

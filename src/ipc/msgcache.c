@@ -11,11 +11,7 @@ void msg_written(struct sim *sim, struct line_stamp *s, u64 bytes)
 
 u64 msg_read_ns(const struct sim *sim, const struct line_stamp *s, u64 steps, u64 lines)
 {
-	if (s->cpu < 0 || sim->this_cpu < 0)
-		return 0;
-	enum c2c_class cls = machine_c2c_class(sim->m, s->cpu, sim->this_cpu);
-
-	return lines_read_ns(sim, s, sim->this_cpu, sim->m->costs.c2c_ns[cls], steps, lines);
+	return lines_read_ns(sim, s, sim->this_cpu, false, steps, lines);
 }
 
 u64 msg_read(struct sim *sim, const struct line_stamp *s, u64 steps, u64 lines)

@@ -80,7 +80,7 @@ struct task_struct *task_create(struct sim *sim, const char *comm, task_step_fn 
 		p->cpu = cpumask_first(p->cpus_ptr);
 	p->wake_cpu = p->cpu;
 	p->recent_used_cpu = p->cpu;
-	p->last_ran_cpu = -1;
+	p->left.cpu = -1;
 	p->se.weight = 1024; /* nice 0 */
 	cacheline_init(&p->flips_line);
 	p->se.rq_idx = -1;

@@ -151,13 +151,7 @@ void send_ipi(struct sim *sim, int cpu, u64 latency_ns)
  */
 u64 cold_penalty(struct sim *sim, struct task_struct *p, int cpu)
 {
-	if (p->last_ran_cpu < 0 || !p->wss_bytes)
-		return 0;
-	enum c2c_class cls = machine_c2c_class(sim->m, p->last_ran_cpu, cpu);
-	struct line_stamp s = { p->last_ran_cpu, p->left_core_at, p->left_llc_at };
-	u64 warm_ns = cls <= C2C_SMT ? 0 : sim->m->costs.c2c_ns[cls];
-
-	return lines_read_ns(sim, &s, cpu, warm_ns, 0, p->wss_bytes / 64);
+	return lines_read_ns(sim, &p->left, cpu, true, 0, p->wss_bytes / 64);
 }
 
 void tick_arm(struct sim *sim, struct rq *rq)
@@ -189,11 +183,7 @@ static u64 switch_lines(struct sim *sim, struct rq *rq)
  */
 static void task_left_cpu(struct sim *sim, struct task_struct *p, int cpu)
 {
-	struct line_stamp left;
-
-	lines_touched(sim, cpu, &left, p->wss_bytes);
-	p->left_core_at = left.core_at;
-	p->left_llc_at = left.llc_at;
+	lines_touched(sim, cpu, &p->left, p->wss_bytes);
 }
 
 static void do_schedule(struct sim *sim, struct rq *rq);
@@ -355,7 +345,6 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 
 		next->cold_ns += cold;
 		sim->met.cold_ns += cold;
-		next->last_ran_cpu = cpu;
 		next->pcount++;
 		next->last_switch_in = sim->now;
 		if (next->runnable_since) {

@@ -25,7 +25,7 @@ void lines_touched(struct sim *sim, int cpu, struct line_stamp *s, u64 bytes)
 	s->llc_at = sim->llc_bytes_in[t->llc];
 }
 
-u64 lines_read_ns(const struct sim *sim, const struct line_stamp *s, int reader, u64 warm_ns,
+u64 lines_read_ns(const struct sim *sim, const struct line_stamp *s, int reader, bool own_core_free,
 		  u64 steps, u64 lines)
 {
 	const struct machine *m = sim->m;
@@ -38,6 +38,7 @@ u64 lines_read_ns(const struct sim *sim, const struct line_stamp *s, int reader,
 		steps = lines;
 	const struct cpu_topo *t = &m->topo.cpu[s->cpu];
 	enum c2c_class cls = machine_c2c_class(m, s->cpu, reader);
+	u64 warm_ns = own_core_free && cls <= C2C_SMT ? 0 : m->costs.c2c_ns[cls];
 	u64 c_llc = cls > C2C_LLC ? m->costs.c2c_ns[cls] : m->costs.llc_hit_ns;
 	u64 c_mem = m->costs.c2c_ns[C2C_REMOTE];
 	/* A = L2, S = put through it since; B = LLC, T = put through it since. */

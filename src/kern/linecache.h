@@ -18,12 +18,6 @@
 
 #include "kern/sim.h"
 
-/* Lines a CPU touched and the bytes its core and LLC had been through then. */
-struct line_stamp {
-	int cpu;		/* the CPU that touched them, -1: none (free of cost) */
-	u64 core_at, llc_at;	/* bytes, sim->core_bytes_in / llc_bytes_in */
-};
-
 /*
  * cpu touches `bytes` of lines: count them in its core's and LLC's
  * totals, then stamp s (so s does not count its own lines behind it).
@@ -33,14 +27,15 @@ void lines_touched(struct sim *sim, int cpu, struct line_stamp *s, u64 bytes);
 
 /*
  * ns for CPU `reader` to read `lines` lines stamped s, found in `steps`
- * dependent steps, `mlp` misses in flight: each step's first line waits
- * a line's expected latency in full, the others 1 / mlp of it. A line
- * still in the L2 of s->cpu costs warm_ns; one only in the LLC
- * llc_hit_ns, or the c2c latency between s->cpu and reader if they do
- * not share it; one in memory c2c_ns.remote. 0 if s has no CPU or
- * lines is 0.
+ * dependent steps, cold_mlp misses in flight: each step's first line
+ * waits a line's expected latency in full, the others 1 / cold_mlp of
+ * it. A line still in the L2 of s->cpu costs the c2c latency between
+ * s->cpu and reader, or nothing on the same core when own_core_free (a
+ * working set, whose hits context_switch_ns includes); one only in the
+ * LLC llc_hit_ns, or that c2c latency if they do not share the LLC; one
+ * in memory c2c_ns.remote. 0 if s or reader has no CPU or lines is 0.
  */
-u64 lines_read_ns(const struct sim *sim, const struct line_stamp *s, int reader, u64 warm_ns,
+u64 lines_read_ns(const struct sim *sim, const struct line_stamp *s, int reader, bool own_core_free,
 		  u64 steps, u64 lines);
 
 #endif

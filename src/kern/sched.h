@@ -130,6 +130,15 @@ static inline void step_user(struct step *out, u64 ns)
 	step_run(out, ns, false);
 }
 
+/*
+ * Lines a CPU touched and the bytes its core and LLC had been through
+ * then (kern/linecache.h): a task's working set, a message.
+ */
+struct line_stamp {
+	int cpu;		/* the CPU that touched them, -1: none (free of cost) */
+	u64 core_at, llc_at;	/* bytes, sim->core_bytes_in / llc_bytes_in */
+};
+
 struct task_struct {
 	int pid;
 	char comm[16];
@@ -138,9 +147,8 @@ struct task_struct {
 	int cpu;		/* task_cpu(): the CPU whose rq holds it / last held it */
 	int wake_cpu;		/* prev_cpu for the next wake-up */
 	int recent_used_cpu;
-	int last_ran_cpu;	/* where its caches are warm; -1 never ran */
-	/* Its core's and LLC's bytes put through when it left (kern/linecache.h). */
-	u64 left_core_at, left_llc_at;
+	/* Its working set where it last left a CPU (cpu -1: never ran). */
+	struct line_stamp left;
 	int nr_cpus_allowed;
 	int mm_id;		/* address space: threads of one process share it */
 

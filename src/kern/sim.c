@@ -105,7 +105,6 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		snprintf(rq->idle->comm, sizeof(rq->idle->comm), "swapper/%d", cpu);
 		rq->idle->cpu = rq->idle->wake_cpu = rq->idle->recent_used_cpu = cpu;
 		rq->idle->cpus_ptr = no_cpus;	/* an idle task moves nowhere */
-		rq->idle->last_ran_cpu = cpu;
 		cacheline_init(&rq->idle->flips_line);
 		cfs_rq_init(&rq->cfs);
 		rq->mode = CPU_MODE_IDLE;
