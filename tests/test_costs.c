@@ -665,6 +665,21 @@ static void test_calibrate(void **state)
 			       "/\"pipe_write_ns\"/ { w = $2 } END { exit !(s >= 100 && w >= 20) }' %s",
 			       path), 0);
 	/*
+	 * A pipe's write + read (an AF_UNIX send + recv) is the alternating
+	 * figure, divided as 64 writes then 64 reads timed apart divide
+	 * theirs: write = total x w / (w + r). The raw figures are rounded:
+	 * within 2 ns. Both batches are measured (a pipe and a socket pair
+	 * always open here).
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured as $m | .costs as $c | "
+			       "($m.pipe_batch_write_ns > 0) and ($m.unix_batch_send_ns > 0) and "
+			       "(($c.pipe_write_ns + $c.pipe_read_ns - $m.pipe_write_read_ns) | fabs <= 1) and "
+			       "(($m.pipe_write_read_ns * $m.pipe_batch_write_ns / "
+			       "($m.pipe_batch_write_ns + $m.pipe_batch_read_ns) - $c.pipe_write_ns) | fabs <= 2) and "
+			       "(($m.unix_send_recv_ns * $m.unix_batch_send_ns / "
+			       "($m.unix_batch_send_ns + $m.unix_batch_recv_ns) - $c.unix_send_ns) | fabs <= 2)' %s",
+			       path), 0);
+	/*
 	 * The send of a wake-up is what the waker's write() took beyond the
 	 * write, ttwu_ns and select_ns (costs/default.json's 100 ns), floored
 	 * at 10 ns; the raw figures are rounded, so within 2 ns. (A machine

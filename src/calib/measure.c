@@ -231,6 +231,63 @@ double calib_unix_rw_ns(const struct calib_opts *o)
 }
 
 /*
+ * SPLIT_BATCH 1-byte writes, then as many reads, timed apart: a pipe
+ * takes them in one page, an AF_UNIX socket in 64 skbs of well under its
+ * sk_sndbuf, so no call blocks and no reader is waiting to be woken.
+ */
+#define SPLIT_BATCH 64
+
+static int pair_split(const struct calib_opts *o, int fd[2], double *write_ns, double *read_ns)
+{
+	double w[REPS], r[REPS];
+	long n = iters(o, 300000) / SPLIT_BATCH;
+	char c = 1;
+	int ret = -1;
+
+	for (int rep = 0; rep < REPS; rep++) {
+		uint64_t tw = 0, tr = 0;
+
+		for (long b = 0; b < n; b++) {
+			uint64_t t0 = now_ns();
+
+			for (int i = 0; i < SPLIT_BATCH; i++)
+				if (write(fd[1], &c, 1) != 1)
+					goto out;
+			uint64_t t1 = now_ns();
+
+			for (int i = 0; i < SPLIT_BATCH; i++)
+				if (read(fd[0], &c, 1) != 1)
+					goto out;
+			tw += t1 - t0;
+			tr += now_ns() - t1;
+		}
+		w[rep] = (double)tw / (double)(n * SPLIT_BATCH);
+		r[rep] = (double)tr / (double)(n * SPLIT_BATCH);
+	}
+	*write_ns = median(w, REPS);
+	*read_ns = median(r, REPS);
+	ret = 0;
+out:
+	close(fd[0]);
+	close(fd[1]);
+	return ret;
+}
+
+int calib_pipe_split(const struct calib_opts *o, double *write_ns, double *read_ns)
+{
+	int fd[2];
+
+	return pipe(fd) ? -1 : pair_split(o, fd, write_ns, read_ns);
+}
+
+int calib_unix_split(const struct calib_opts *o, double *send_ns, double *recv_ns)
+{
+	int sv[2];
+
+	return socketpair(AF_UNIX, SOCK_STREAM, 0, sv) ? -1 : pair_split(o, sv, send_ns, recv_ns);
+}
+
+/*
  * A connected loopback pair (127.0.0.1) of type SOCK_STREAM or
  * SOCK_DGRAM: sv[1] sends, sv[0] receives. TCP_NODELAY, so each 1-byte
  * write(2) is a segment sent and delivered at once, as netperf's TCP_RR

@@ -34,6 +34,17 @@ double calib_pipe_rw_ns(const struct calib_opts *o);
 /* One byte written to an AF_UNIX stream socket pair and read back: the
  * unix_stream_sendmsg()/recvmsg() path send(2) and recv(2) take. */
 double calib_unix_rw_ns(const struct calib_opts *o);
+/*
+ * How a small message's cost divides between writer and reader: one
+ * thread writes 64 one-byte messages to a pipe (an AF_UNIX stream pair),
+ * then reads them back, each phase timed on its own, as a writer that
+ * runs ahead of its reader meets them. *write_ns and *read_ns: ns per
+ * message, medians over repetitions. 0, or -1 if a call failed. The
+ * split decides whether a writer and its reader sharing a CPU batch or
+ * ping-pong under EEVDF (docs/costs.md, "Syscalls").
+ */
+int calib_pipe_split(const struct calib_opts *o, double *write_ns, double *read_ns);
+int calib_unix_split(const struct calib_opts *o, double *send_ns, double *recv_ns);
 /* sched_yield() between two threads pinned to cpu: one switch each. */
 double calib_yield_switch_ns(int cpu, const struct calib_opts *o);
 /* One-byte ping-pong over two pipes between threads: the round trip. */

@@ -9,15 +9,16 @@
  *   a dependent load chain through 4 x L2 (at most half
  *   the LLC), pinned to CPU 0; only with both sizes known -> llc_hit_ns
  *   one thread's pipe write + read                        -> pipe_write_ns,
- *                                        pipe_read_ns (split 300:250 as the
- *                                        defaults are)
+ *                                        pipe_read_ns, divided as 64 writes
+ *                                        then 64 reads, timed apart, divide
+ *                                        theirs
  *   sched_yield() between two threads on one CPU, minus
  *   the syscall                                           -> context_switch_ns
  *   pipe ping-pong on one CPU: 2 x (switch + write + read
  *   + wake-up)                                            -> ttwu_ns
  *   the same between two processes: + 2 address spaces   -> mm_switch_ns
  *   one thread's AF_UNIX send + recv                      -> unix_send_ns,
- *                                        unix_recv_ns (split 500:390)
+ *                                        unix_recv_ns (split the same way)
  *   the pipe ping-pong on one CPU again over loopback TCP
  *   (TCP_NODELAY): half the difference is what a send +
  *   recv costs beyond a pipe write + read                 -> tcp_send_ns,
@@ -105,6 +106,18 @@ static json_object *num(double v)
 	return json_object_new_int64((int64_t)(v + 0.5));
 }
 
+/*
+ * The writer's part of a message's write + read: w / (w + r) from the
+ * batched measurement (calib_pipe_split()), or the profile's own split,
+ * dw / (dw + dr), when either figure is missing.
+ */
+static double writer_share(double w, double r, u64 dw, u64 dr)
+{
+	if (w > 0 && r > 0)
+		return w / (w + r);
+	return (double)dw / (double)(dw + dr);
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -190,6 +203,12 @@ int cmd_calibrate(int argc, char **argv)
 	double yield = calib_yield_switch_ns(0, &co), rtt1 = calib_pipe_rtt_ns(0, 0, &co);
 	double rtt2 = other > 0 ? calib_pipe_rtt_ns(0, other, &co) : -1;
 	double urw = calib_unix_rw_ns(&co), rttp = calib_pipe_rtt_proc_ns(0, &co);
+	double pw = -1, pr = -1, uw = -1, ur = -1;
+
+	if (calib_pipe_split(&co, &pw, &pr))
+		pw = pr = -1;
+	if (calib_unix_split(&co, &uw, &ur))
+		uw = ur = -1;
 	double rttt = calib_tcp_rtt_ns(0, &co), rttu = calib_udp_rtt_ns(0, &co);
 	double wake = -1, wake_write = -1;
 
@@ -215,6 +234,10 @@ int cmd_calibrate(int argc, char **argv)
 	json_object_object_add(raw, "pipe_rtt_one_cpu_ns", num(rtt1));
 	json_object_object_add(raw, "pipe_rtt_two_cpus_ns", num(rtt2));
 	json_object_object_add(raw, "unix_send_recv_ns", num(urw));
+	json_object_object_add(raw, "pipe_batch_write_ns", num(pw));
+	json_object_object_add(raw, "pipe_batch_read_ns", num(pr));
+	json_object_object_add(raw, "unix_batch_send_ns", num(uw));
+	json_object_object_add(raw, "unix_batch_recv_ns", num(ur));
 	json_object_object_add(raw, "tcp_rtt_one_cpu_ns", num(rttt));
 	json_object_object_add(raw, "udp_rtt_one_cpu_ns", num(rttu));
 	json_object_object_add(raw, "pipe_rtt_one_cpu_processes_ns", num(rttp));
@@ -227,14 +250,18 @@ int cmd_calibrate(int argc, char **argv)
 		machine_free(&m);
 		return 1;
 	}
-	k.pipe_write_ns = clamp_ns(prw * 300 / 550, 20);
+	/*
+	 * The round trip's total, divided as the batched writes and reads
+	 * divide theirs; the defaults' split if those failed.
+	 */
+	k.pipe_write_ns = clamp_ns(prw * writer_share(pw, pr, k.pipe_write_ns, k.pipe_read_ns), 20);
 	k.pipe_read_ns = clamp_ns(prw - (double)k.pipe_write_ns, 20);
 	k.context_switch_ns = clamp_ns(yield - sys, 100);
 	double base = (double)(k.context_switch_ns + k.pipe_write_ns + k.pipe_read_ns);
 
 	k.ttwu_ns = clamp_ns(rtt1 / 2 - base, 50);
 	if (urw > 0) {
-		k.unix_send_ns = clamp_ns(urw * 500 / 890, 20);
+		k.unix_send_ns = clamp_ns(urw * writer_share(uw, ur, k.unix_send_ns, k.unix_recv_ns), 20);
 		k.unix_recv_ns = clamp_ns(urw - (double)k.unix_send_ns, 20);
 	}
 	/*
@@ -423,7 +450,8 @@ int cmd_calibrate(int argc, char **argv)
 	json_object_object_add(root, "costs", costs);
 	json_object_object_add(src, "method",
 			       json_object_new_string("src/cli/cmd_calibrate.c: medians of 5 repetitions; "
-						      "pipe write/read split 300:250, AF_UNIX send/recv 500:390, loopback "
+						      "pipe write/read and AF_UNIX send/recv split as their batches "
+						      "(pipe_batch_*, unix_batch_*) split, loopback "
 						      "TCP 2600:1900 and UDP 2000:1500 as in costs/default.json"));
 	json_object_object_add(src, "measured", raw);
 	json_object_object_add(src, "idle_states", json_object_new_string(idle_src));
