@@ -8,13 +8,19 @@
 #include "workload/steady.h"
 #include "workload/workload.h"
 
+/* What a run did, beyond its result: the counts a regime shows in. */
+struct run_counts {
+	u64 switches, wakeups;
+};
+
 /*
- * Run hackbench args on machine, check its conservation; returns its
- * result (s). fast_forward: the result may exceed the simulated time.
+ * Run hackbench args on m, check its conservation; returns its result
+ * (s) and, if counts, its switches and wake-ups. fast_forward: the
+ * result may exceed the simulated time.
  */
-static double run_checked(const char *machine, const char *args, bool fast_forward)
+static double run_on(struct machine *m, const char *machine, const char *args, bool fast_forward,
+		     struct run_counts *counts)
 {
-	struct machine *m = tu_machine(machine);
 	struct sim *sim = calloc(1, sizeof(*sim));
 	struct sim_config cfg = { .seed = 3 };
 	char buf[512], *argv[32], err[512], why[256];
@@ -52,8 +58,20 @@ static double run_checked(const char *machine, const char *args, bool fast_forwa
 		assert_true(t < (double)sim->now / 1e9);
 	assert_string_equal(unit, "s");
 	assert_false(hib);
+	if (counts) {
+		counts->switches = sim->met.nr_switches;
+		counts->wakeups = sim->met.wakeups;
+	}
 	sim_free(sim);
 	free(sim);
+	return t;
+}
+
+static double run_checked(const char *machine, const char *args, bool fast_forward)
+{
+	struct machine *m = tu_machine(machine);
+	double t = run_on(m, machine, args, fast_forward, NULL);
+
 	tu_machine_free(m);
 	return t;
 }
@@ -281,6 +299,60 @@ static void test_steady_never(void **state)
 	steady_free(&s);
 }
 
+/*
+ * One writer and one reader of a pipe sharing a CPU (ideal-1cpu, where
+ * only the syscalls cost) batch or ping-pong as the write and the read
+ * divide a message's cost (EEVDF, mainline profile; -l 2000, 100-byte
+ * messages, 40 to a pipe buffer's page, 16 pages):
+ * - writes dearer (1000 ns against 500): the reader runs less than the
+ *   writer between wake-ups, so it blocks on an empty pipe with positive
+ *   lag, is dequeued at once, and rejoins ahead of V (place_entity()
+ *   keeps its lag), where the writer, behind V, is not eligible and loses
+ *   RUN_TO_PARITY's protection: each message past the first pipeful
+ *   wakes the reader and preempts the writer, two switches a message:
+ *   at least 2 x (2000 - 640) = 2720 switches, at most 2 x 2000 plus
+ *   the start's 10;
+ * - reads dearer (500 against 1000): the writer fills the pipe and
+ *   blocks; the reader empties it (the writer, woken as the first page
+ *   frees, is still behind V), and from then on the two take turns a
+ *   page at a time: the reader frees a page and wakes the writer, which
+ *   has run less and preempts it, fills the page and blocks, and the
+ *   reader never finds the pipe empty. At most one wake-up a page,
+ *   2000 / 40 = 50, with two switches each, plus the start's 10.
+ * The kernel's own: this guest's pinned pair over AF_UNIX, whose reads
+ * cost about what its writes do (0.99-1.05 times), switches 4,136 times
+ * for 400,000 messages (docs/validation.md, (c5)).
+ */
+static void test_pair_regime_follows_split(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/ideal-1cpu.json");
+	struct run_counts c;
+
+	run_on(m, "ideal-1cpu", "-p -g 1 -f 1 -l 2000", false, &c);
+	assert_in_range(c.switches, 2 * (2000 - 640), 2 * 2000 + 10);
+	assert_in_range(c.wakeups, 2000 - 640, 2000 + 5);
+	m->costs.pipe_write_ns = 500;
+	m->costs.pipe_read_ns = 1000;
+	run_on(m, "ideal-1cpu", "-p -g 1 -f 1 -l 2000", false, &c);
+	assert_in_range(c.switches, 2, 2 * 2000 / 40 + 10);
+	assert_in_range(c.wakeups, 1, 2000 / 40 + 5);
+	/*
+	 * The defaults' split (costs/default.json, every preset's) is this
+	 * guest's, a read a little dearer than a write: the second regime.
+	 * (Their split until 5 December 2026, 300:250, gave the first.)
+	 */
+	struct machine *def = tu_machine("epyc9654-2s");
+
+	assert_true(def->costs.pipe_read_ns >= def->costs.pipe_write_ns);
+	m->costs.pipe_write_ns = def->costs.pipe_write_ns;
+	m->costs.pipe_read_ns = def->costs.pipe_read_ns;
+	run_on(m, "ideal-1cpu", "-p -g 1 -f 1 -l 2000", false, &c);
+	assert_in_range(c.switches, 2, 2 * 2000 / 40 + 10);
+	tu_machine_free(def);
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_fast_forward_not_engaged),
 		cmocka_unit_test(test_steady_drift),
 		cmocka_unit_test(test_steady_never),
+		cmocka_unit_test(test_pair_regime_follows_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
