@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "testutil.h"
@@ -121,12 +122,134 @@ static void test_loopback_softirq_share(void **state)
 	}
 }
 
+/*
+ * An interruption (costs.irq_ns, kern/irqtime.c) of a CPU running a task:
+ * its length, drawn in [irq_ns / 2, 3 x irq_ns / 2), becomes the task's
+ * kernel work (at full speed, nominal ns = wall ns), counted in
+ * met.irq_ns, and in rq->irq_time only with the option; the next one
+ * starts after it, within 2 x (irq_interval_ns - irq_ns). On an idle CPU
+ * it charges nothing and still arms the next.
+ */
+static void irq_fires(struct sim *sim, int cpu)
+{
+	/* As sim_handle() pops it. */
+	evq_cancel(&sim->eng.evq, &cpu_rq(sim, cpu)->ev_irq);
+	sim->nr_irqs_queued--;
+	exec_handle_irq(sim, cpu);
+}
+
+static void test_irq_charges_curr(void **state)
+{
+	(void)state;
+	struct costs saved = m->costs;
+
+	m->costs.irq_ns = 20000;
+	m->costs.irq_interval_ns = 1000000;
+	for (u64 on = 0; on <= 1; on++) {
+		struct sim *sim = sim_irqtime(on);
+		struct rq *rq = cpu_rq(sim, 0), *idle = cpu_rq(sim, 1);
+
+		/* Armed on every CPU from the start. */
+		assert_true(event_queued(&rq->ev_irq) && event_queued(&idle->ev_irq));
+		assert_int_equal(sim->nr_irqs_queued, 2);
+		struct task_struct *a = tu_busy(sim, 0);
+
+		sim->now = 5000;
+		irq_fires(sim, 0);
+		u64 ns = sim->met.irq_ns;
+
+		assert_true(ns >= 10000 && ns < 30000);
+		assert_int_equal(a->kwork_left, ns);
+		assert_int_equal(rq->irq_time, on ? ns : 0);
+		assert_true(event_queued(&rq->ev_irq) && rq->ev_irq.time >= 5000 + ns &&
+			    rq->ev_irq.time < 5000 + ns + 2 * (1000000 - 20000));
+		irq_fires(sim, 1);
+		assert_int_equal(sim->met.irq_ns, ns);
+		assert_int_equal(idle->irq_time, 0);
+		assert_true(event_queued(&idle->ev_irq));
+		assert_int_equal(sim->nr_irqs_queued, 2);
+		tu_sim_free(sim);
+	}
+	m->costs = saved;
+}
+
+/*
+ * ideal-1cpu with interruptions of 20 us, 1 ms apart on average, as a
+ * machine file (a cost profile would put costs/default.json's costs
+ * under them).
+ */
+static void irq_machine(char *path, size_t len)
+{
+	char out[64];
+
+	snprintf(path, len, "/tmp/wakesim-irq-%d.json", (int)getpid());
+	assert_int_equal(tu_sh(out, sizeof(out), "jq '.name = \"ideal-1cpu-irq\" | .costs.irq_ns = 20000 | "
+			       ".costs.irq_interval_ns = 1000000' tests/data/ideal-1cpu.json > %s", path), 0);
+}
+
+/*
+ * TCP_RR on ideal-1cpu keeps its CPU busy (a round trip of 3000 ns and
+ * nothing else: test_loopback_softirq_share). Interruptions of 20 us
+ * (uniform in 10-30 us) start 1 ms apart (each 0-1.96 ms after the last
+ * one's end) and take their share of it, 20 / 1000 = 2%: about 1,000 of
+ * them in 1 s, whose count (a renewal process: variance T x sigma^2 /
+ * mu^3, under 333) and mean length (5.77 us / sqrt(1000)) leave that
+ * share within 0.05 at one standard deviation; bounds at three. The transactions are what
+ * the rest of the second holds: 1e9 / 3000 x (1 - share), within 0.1%.
+ */
+static void test_irq_share_of_busy_cpu(void **state)
+{
+	(void)state;
+	char out[256], prof[64];
+	double trans, pct;
+
+	irq_machine(prof, sizeof(prof));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --json -- netperf -t TCP_RR -l 1 | jq -r "
+			       "'[.result.value, .metrics.irq_time_pct] | @tsv'", tu_wakesim(), prof), 0);
+	assert_int_equal(sscanf(out, "%lf %lf", &trans, &pct), 2);
+	assert_true(pct > 1.85 && pct < 2.15);
+	assert_true(fabs(trans / (1e9 / 3000 * (1 - pct / 100)) - 1) < 0.001);
+	unlink(prof);
+}
+
+/*
+ * rt-app, 1 ms of work every 2 ms for 10 s on ideal-1cpu: interruptions
+ * that land while the CPU idles cost nothing, so the busy time holds the
+ * same 2% share (about 5,000 of them: within 0.1 at five standard
+ * deviations), and a period's work takes 1 ms / (1 - share): the CPU is
+ * busy 50% / (1 - share) of the run, within 0.05 (the run's edges). The
+ * run ends at its 10 s though interruptions stay armed.
+ */
+static void test_irq_spares_idle_cpu(void **state)
+{
+	(void)state;
+	char out[256], prof[64], json[80];
+	double pct, util, secs;
+
+	irq_machine(prof, sizeof(prof));
+	snprintf(json, sizeof(json), "/tmp/wakesim-irq-rtapp-%d.json", (int)getpid());
+	assert_int_equal(tu_sh(out, sizeof(out), "printf '{ \"tasks\": { \"t\": { \"loop\": -1, "
+			       "\"run\": 1000, \"timer\": { \"ref\": \"u\", \"period\": 2000 } } }, "
+			       "\"global\": { \"duration\": 10 } }' > %s", json), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --json -- rt-app %s | jq -r '.metrics | [.irq_time_pct, "
+			       ".cpu_util_pct, .simulated_seconds] | @tsv'", tu_wakesim(), prof, json), 0);
+	assert_int_equal(sscanf(out, "%lf %lf %lf", &pct, &util, &secs), 3);
+	assert_true(pct > 1.9 && pct < 2.1);
+	assert_true(fabs(util - 50 / (1 - pct / 100)) < 0.05);
+	assert_true(secs > 9.99 && secs < 10.01);
+	unlink(prof);
+	unlink(json);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clock_task_skips_irq_time),
 		cmocka_unit_test(test_task_not_charged_for_softirq),
 		cmocka_unit_test(test_loopback_softirq_share),
+		cmocka_unit_test(test_irq_charges_curr),
+		cmocka_unit_test(test_irq_share_of_busy_cpu),
+		cmocka_unit_test(test_irq_spares_idle_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -97,7 +97,7 @@ static void test_draw_values(void **state)
 	tu_machine_free(m);
 }
 
-/* Idle states drawn out of order are put back in cpuidle's. */
+/* Idle states drawn out of order are put back in cpuidle's; interruptions under half a CPU. */
 static void test_draw_idle_order(void **state)
 {
 	struct machine *m = tu_machine("epyc9654-2s");
@@ -114,6 +114,16 @@ static void test_draw_idle_order(void **state)
 	cost_keys_order_idle(m);
 	assert_int_equal(m->idle[2].exit_latency_ns, 50000);
 	assert_int_equal(m->idle[2].target_residency_ns, 100000);
+	/*
+	 * Interruptions drawn to take half the CPU or more (300 ns doubled,
+	 * 1000 ns halved) are cut to just under half the interval drawn, as
+	 * a cost file must keep them: (500 - 1) / 2.
+	 */
+	cost_key_set(m, cost_key_find(m, "irq_ns"), 600);
+	cost_key_set(m, cost_key_find(m, "irq_interval_ns"), 500);
+	cost_keys_order_idle(m);
+	assert_int_equal(m->costs.irq_ns, 249);
+	assert_int_equal(m->costs.irq_interval_ns, 500);
 	tu_machine_free(m);
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -638,5 +639,57 @@ int calib_halt_poll(int cpu_a, int cpu_b, double long_ns, const struct calib_opt
 		above = 0;
 		hp->window_us = ladder[i];
 	}
+	return 0;
+}
+
+/* ---- interruptions of a running thread ---- */
+
+/* Far above a turn of the loop (tens of ns), below any interrupt's cost. */
+#define IRQ_GAP_NS 1000
+
+int calib_irq(int cpu, const struct calib_opts *o, double *per_s, double *mean_ns)
+{
+	double share[REPS], rate[REPS], len[REPS];
+	uint64_t span = o->quick ? 10000000 : 100000000;
+	int kept = 0;
+
+	if (pin(cpu))
+		return -1;
+	for (int rep = 0; rep < REPS; rep++) {
+		struct rusage ru0, ru1;
+		uint64_t n = 0, stolen = 0, t0, prev, t;
+
+		getrusage(RUSAGE_THREAD, &ru0);
+		t0 = prev = now_ns();
+		while ((t = now_ns()) - t0 < span) {
+			if (t - prev >= IRQ_GAP_NS) {
+				n++;
+				stolen += t - prev;
+			}
+			prev = t;
+		}
+		getrusage(RUSAGE_THREAD, &ru1);
+		if (ru1.ru_nivcsw != ru0.ru_nivcsw)
+			continue;
+		share[kept] = (double)stolen / (double)(t - t0);
+		rate[kept] = (double)n * 1e9 / (double)(t - t0);
+		len[kept] = n ? (double)stolen / (double)n : 0;
+		kept++;
+	}
+	if (!kept)
+		return -1;
+	/* The repetition whose stolen share is the median one, whole. */
+	int mid = 0;
+
+	for (int i = 0; i < kept; i++) {
+		int below = 0;
+
+		for (int j = 0; j < kept; j++)
+			below += share[j] < share[i] || (share[j] == share[i] && j < i);
+		if (below == kept / 2)
+			mid = i;
+	}
+	*per_s = rate[mid];
+	*mean_ns = len[mid];
 	return 0;
 }

@@ -300,6 +300,19 @@ void cfs_migrate_task_rq(struct sim *sim, struct task_struct *p);
  */
 void account_softirq(struct sim *sim, int cpu, u64 work_ns);
 /*
+ * Arm rq's first interruption (costs.irq_interval_ns - irq_ns after now
+ * on average, from sim->irq_rng), unless the profile has none: every CPU
+ * has one armed from sim_init() on, and each arms the next.
+ */
+void irq_arm(struct sim *sim, struct rq *rq);
+/*
+ * EV_CPU_IRQ: an interruption of irq_ns (mean) wall ns on a running CPU,
+ * charged to curr as kernel work (exec_irq_done()), or left out of its
+ * clock under CONFIG_IRQ_TIME_ACCOUNTING; nothing on an idle CPU. Arms
+ * the next.
+ */
+void exec_handle_irq(struct sim *sim, int cpu);
+/*
  * rq_clock_task() after update_rq_clock_task() (core.c, v5.12-v6.12), ns:
  * the clock less the irq time taken out of it; the clock itself while no
  * irq time is accounted. The clock of update_curr() and of the rq's PELT.

@@ -77,6 +77,7 @@ struct metrics {
 	uint64_t scan_ns;		/* ...of which select_idle_cpu()'s scan */
 	uint64_t ipi_send_ns;		/* CPU time sending IPIs */
 	uint64_t softirq_ns;		/* CPU time in softirq (loopback receive, its wake-ups) */
+	uint64_t irq_ns;		/* CPU time taken by interruptions (costs.irq_ns) */
 	uint64_t cold_ns;		/* cache refill owed after migrations */
 	uint64_t idle_exit_ns;		/* idle-state exit latency paid before running */
 	uint64_t ipi_wait_ns;		/* IPI (or poll) latency before a woken CPU acts */

@@ -364,6 +364,7 @@ struct rq {
 	struct event ev_run;		/* run segment end, or idle exit done */
 	struct event ev_tick;
 	struct event ev_ipi;
+	struct event ev_irq;		/* the next interruption, armed while running */
 
 	/* per-CPU accounting */
 	u64 busy_ns;

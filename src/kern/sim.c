@@ -56,6 +56,8 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	sim->nr_cpus = m->topo.nr_cpus;
 	sim->this_cpu = -1;
 	rng_seed(&sim->rng, cfg->seed);
+	/* Interruptions draw apart, so profiles without them keep sim->rng's stream. */
+	rng_seed(&sim->irq_rng, cfg->seed ^ 0x697271ull);
 	if (pelt_load_avg_max() != LOAD_AVG_MAX) {
 		snprintf(err, errlen, "internal error: PELT series does not give LOAD_AVG_MAX");
 		return -1;
@@ -133,6 +135,8 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		event_init(&rq->ev_run, EV_CPU_RUN, cpu, NULL);
 		event_init(&rq->ev_tick, EV_CPU_TICK, cpu, NULL);
 		event_init(&rq->ev_ipi, EV_CPU_IPI, cpu, NULL);
+		event_init(&rq->ev_irq, EV_CPU_IRQ, cpu, NULL);
+		irq_arm(sim, rq);
 		if (poll_boot)
 			tick_arm(sim, rq);
 	}
@@ -157,7 +161,8 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 
 bool sim_quiescent(const struct sim *sim)
 {
-	int background = sim->nr_ticks_queued + (sim->wc && timer_armed(&sim->wc->timer));
+	int background = sim->nr_ticks_queued + sim->nr_irqs_queued +
+			 (sim->wc && timer_armed(&sim->wc->timer));
 
 	return !sim->nr_running_total && evq_size(&sim->eng.evq) <= background;
 }
@@ -273,7 +278,7 @@ static bool sim_handle(void *ctx, struct event *ev)
 	struct sim *sim = ctx;
 
 	sim->now = ev->time;
-	if (ev->type != EV_CPU_TICK)
+	if (ev->type != EV_CPU_TICK && ev->type != EV_CPU_IRQ)
 		sim->active_ns = sim->now;
 	sim->met.events = sim->eng.events;
 	switch (ev->type) {
@@ -302,6 +307,15 @@ static bool sim_handle(void *ctx, struct event *ev)
 		break;
 	case EV_TIMER:
 		timer_handle(sim, ev->ptr);
+		break;
+	case EV_CPU_IRQ:
+		sim->nr_irqs_queued--;
+		/* As for an idle tick: interruptions alone keep no run going. */
+		if (sim_quiescent(sim)) {
+			sim->now = sim->active_ns;
+			return false;
+		}
+		exec_handle_irq(sim, ev->arg);
 		break;
 	}
 #ifdef WS_DEBUG

@@ -25,6 +25,7 @@ enum {
 	EV_CPU_IPI,	/* arg = cpu: an IPI (or a polling CPU's wake) arrives */
 	EV_WAKE_ENQUEUE,/* ptr = task: a direct remote wake-up's enqueue happens */
 	EV_TIMER,	/* ptr = struct sim_timer: an hrtimer fires */
+	EV_CPU_IRQ,	/* arg = cpu: an interruption (costs.irq_ns) starts */
 };
 
 struct workload;
@@ -112,6 +113,7 @@ struct sim {
 	u64 active_ns;			/* the last event that was not an idle tick */
 	u64 debug_last_ns;		/* the event before, for WS_DEBUG's invariant checks */
 	struct rng rng;
+	struct rng irq_rng;		/* interruptions' arrivals and lengths (kern/irqtime.c) */
 
 	/* The context kernel code runs in. */
 	int this_cpu;
@@ -127,6 +129,7 @@ struct sim {
 	int nr_overloaded;		/* rqs with nr_running >= 2: rd->overloaded */
 	long nr_running_total;		/* sum of the rqs' nr_running */
 	int nr_ticks_queued;		/* CPUs with a tick in the event queue */
+	int nr_irqs_queued;		/* CPUs with an interruption in it (kern/irqtime.c) */
 	u64 nohz_next_balance;		/* nohz.next_balance */
 	u64 enqueue_seq;
 	int next_mm_id;

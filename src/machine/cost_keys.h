@@ -60,8 +60,8 @@ void cost_key_range(const struct machine *m, int k, struct cost_range *out);
  * shallowest to deepest (each latency and residency at least the
  * shallower state's, a residency at least its latency), as cpuidle
  * requires, by raising the deeper state's; a host's halt-poll exit at
- * most its state's exit latency; and a send into its poll at most
- * ipi_send_ns.
+ * most its state's exit latency; a send into its poll at most
+ * ipi_send_ns; and irq_ns under half of irq_interval_ns.
  */
 void cost_keys_order_idle(struct machine *m);
 

@@ -122,7 +122,7 @@ const struct cost_ns_field cost_ns_fields[] = {
 	F(ipi_send_ns), F(ipi_latency_ns), F(poll_wake_ns), F(fork_ns), F(clone_ns), F(exit_ns),
 	F(thread_exit_ns), F(reap_ns), F(futex_ns), F(nanosleep_ns), F(tcp_send_ns),
 	F(tcp_recv_ns), F(udp_send_ns), F(udp_recv_ns), F(tcp_rx_softirq_ns), F(udp_rx_softirq_ns),
-	F(llc_hit_ns),
+	F(llc_hit_ns), F(irq_ns), F(irq_interval_ns),
 };
 #undef F
 const int nr_cost_ns_fields = (int)(sizeof(cost_ns_fields) / sizeof(cost_ns_fields[0]));
@@ -145,7 +145,7 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 		"ipi_latency_ns", "poll_wake_ns", "fork_ns", "clone_ns", "exit_ns",
 		"thread_exit_ns", "reap_ns", "futex_ns", "nanosleep_ns", "tcp_send_ns", "tcp_recv_ns",
 		"udp_send_ns", "udp_recv_ns", "tcp_rx_softirq_ns", "udp_rx_softirq_ns", "llc_hit_ns",
-		"smt_speed_pct", "cold_mlp",
+		"irq_ns", "irq_interval_ns", "smt_speed_pct", "cold_mlp",
 		"jitter_pct_x10", NULL };
 	const char *p = "costs.";
 	u64 v;
@@ -179,6 +179,10 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 	if (json_in_u64(c, o, p, "jitter_pct_x10", false, 0, 250, &v))
 		return -1;
 	k->jitter_pct_x10 = (unsigned)v;
+	/* Interruptions that took half a CPU's time would leave its tasks none. */
+	if (k->irq_interval_ns && 2 * k->irq_ns >= k->irq_interval_ns)
+		return jfail(c, "costs.irq_ns",
+			     "at least half of irq_interval_ns: interruptions would take half the CPU");
 	/* A receive side this file gives is part of the send it knows of. */
 	if (json_object_object_get_ex(o, "tcp_rx_softirq_ns", NULL) &&
 	    k->tcp_rx_softirq_ns > k->tcp_send_ns)

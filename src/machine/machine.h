@@ -108,6 +108,8 @@ struct costs {
 	u64 tcp_rx_softirq_ns;	/* the part of tcp_send_ns run in the NET_RX softirq */
 	u64 udp_rx_softirq_ns;	/* the part of udp_send_ns run in the NET_RX softirq */
 	u64 llc_hit_ns;		/* a line read back from this core's LLC (latency) */
+	u64 irq_ns;		/* one interruption of a running CPU, mean length */
+	u64 irq_interval_ns;	/* mean time between them on one CPU (0: none) */
 	unsigned smt_speed_pct;	/* speed of each SMT sibling while both run, % */
 	unsigned cold_mlp;	/* misses in flight while refilling a cold cache */
 	unsigned jitter_pct_x10; /* relative stddev of op durations, 0.1% units */
@@ -124,7 +126,7 @@ struct cost_ns_field {
 };
 extern const struct cost_ns_field cost_ns_fields[];
 extern const int nr_cost_ns_fields;
-#define COST_NS_NR 27		/* entries of cost_ns_fields[] */
+#define COST_NS_NR 29		/* entries of cost_ns_fields[] */
 /* The ns cost named name in k, or NULL if none is. */
 const u64 *costs_field_ns(const struct costs *k, const char *name);
 

@@ -9,7 +9,7 @@ enum {
 	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_MIGR, M_WAKE_LIST, M_WAKE_REQUEUED, M_WAKE_RECHECKED,
 	M_SIS_SEARCH, M_SIS_CALLS, M_SIS_SCANNED, M_SIS_FAILED, M_SIS_SCAN_RATE, M_SIS_CPUS,
 	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
-	M_IDLE_TICKS, M_NEWIDLE, M_NEWIDLE_LB, M_NEWIDLE_PCT, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_SOFTIRQ, M_COLD, M_RQ_LOCK, M_TG_LOAD, M_TG_WRITES, M_PIPE_REWAITS, M_EXIT_WAIT,
+	M_IDLE_TICKS, M_NEWIDLE, M_NEWIDLE_LB, M_NEWIDLE_PCT, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_SOFTIRQ, M_IRQ, M_COLD, M_RQ_LOCK, M_TG_LOAD, M_TG_WRITES, M_PIPE_REWAITS, M_EXIT_WAIT,
 	M_IPI_WAIT, M_WC_N, M_WC_PCT, M_SIM_S, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
 	M_HIT_SHORT_AFF, M_HIT_SHORT_SCAN, M_HIT_NO_SMT, M_NR
 };
@@ -52,6 +52,8 @@ const struct metric_def metric_defs[] = {
 	[M_IPI_SEND] = { "ipi_send_time_pct", 2, true, false },
 	/* Loopback sockets only: /proc/stat's softirq column over busy time. */
 	[M_SOFTIRQ] = { "softirq_time_pct", 2, true, true },
+	/* Only with costs.irq_ns: interruptions' share of busy time (kern/irqtime.c). */
+	[M_IRQ] = { "irq_time_pct", 2, true, true },
 	[M_COLD] = { "cold_cache_time_pct", 2, true, false },
 	[M_RQ_LOCK] = { "rq_lock_wait_time_pct", 2, true, false },
 	/* Only with --cgroup: tg->load_avg's line (kern/tg.c). */
@@ -124,6 +126,7 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_SCAN] = pct(met->scan_ns, met->busy_ns);
 	v[M_IPI_SEND] = pct(met->ipi_send_ns, met->busy_ns);
 	v[M_SOFTIRQ] = pct(met->softirq_ns, met->busy_ns);
+	v[M_IRQ] = pct(met->irq_ns, met->busy_ns);
 	v[M_COLD] = pct(met->cold_ns, met->busy_ns);
 	v[M_RQ_LOCK] = pct(met->rq_lock_wait_ns, met->busy_ns);
 	v[M_TG_LOAD] = pct(met->tg_load_ns, met->busy_ns);

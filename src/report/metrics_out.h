@@ -12,7 +12,7 @@
 #include "machine/machine.h"
 #include "kern/metrics.h"
 
-#define METRICS_MAX 50
+#define METRICS_MAX 56
 
 /*
  * Placement counts (kern/placement.h) as one array: the reasons, then the
