@@ -652,8 +652,9 @@ int calib_irq(int cpu, const struct calib_opts *o, double *per_s, double *mean_n
 	double share[REPS], rate[REPS], len[REPS];
 	uint64_t span = o->quick ? 10000000 : 100000000;
 	int kept = 0;
+	cpu_set_t was;
 
-	if (pin(cpu))
+	if (pthread_getaffinity_np(pthread_self(), sizeof(was), &was) || pin(cpu))
 		return -1;
 	for (int rep = 0; rep < REPS; rep++) {
 		struct rusage ru0, ru1;
@@ -676,6 +677,7 @@ int calib_irq(int cpu, const struct calib_opts *o, double *per_s, double *mean_n
 		len[kept] = n ? (double)stolen / (double)n : 0;
 		kept++;
 	}
+	pthread_setaffinity_np(pthread_self(), sizeof(was), &was);
 	if (!kept)
 		return -1;
 	/* The repetition whose stolen share is the median one, whole. */

@@ -73,6 +73,21 @@ int calib_idle_wake(int cpu_a, int cpu_b, int idle_us, const struct calib_opts *
 		    double *latency_ns, double *write_ns);
 
 /*
+ * What interrupts a running thread on cpu: a thread pinned there reads
+ * CLOCK_MONOTONIC in a loop (tens of ns a turn) for 100 ms (10 with
+ * quick) and counts the gaps of IRQ_GAP_NS or more between two reads,
+ * which are time the CPU spent elsewhere: interrupts, the tick, and on a
+ * guest the host running something else on the vCPU's thread. A
+ * repetition in which the thread was switched out (getrusage()'s
+ * involuntary switches grew) measured another task, not an
+ * interruption, and is dropped. *per_s: gaps a second, *mean_ns: their
+ * mean length, from the repetition with the median stolen share.
+ * The calling thread's affinity is restored. Returns 0, or -1 if pinning
+ * failed or every repetition was disturbed.
+ */
+int calib_irq(int cpu, const struct calib_opts *o, double *per_s, double *mean_ns);
+
+/*
  * A host that halt-polls (KVM's halt_poll_ns) resumes a vCPU that halted
  * briefly from its poll loop, sooner than one it had to schedule back in.
  * Found as calib_idle_wake()'s latency over idle lengths of 10 us, then 20,
@@ -84,20 +99,6 @@ int calib_idle_wake(int cpu_a, int cpu_b, int idle_us, const struct calib_opts *
  * in the 10-us one (what its IPI costs it while the host still polls the
  * wakee's vCPU). Returns 0, or -1 if a measurement failed.
  */
-/*
- * What interrupts a running thread on cpu: a thread pinned there reads
- * CLOCK_MONOTONIC in a loop (tens of ns a turn) for 100 ms (10 with
- * quick) and counts the gaps of IRQ_GAP_NS or more between two reads,
- * which are time the CPU spent elsewhere: interrupts, the tick, and on a
- * guest the host running something else on the vCPU's thread. A
- * repetition in which the thread was switched out (getrusage()'s
- * involuntary switches grew) measured another task, not an
- * interruption, and is dropped. *per_s: gaps a second, *mean_ns: their
- * mean length, from the repetition with the median stolen share.
- * Returns 0, or -1 if pinning failed or every repetition was disturbed.
- */
-int calib_irq(int cpu, const struct calib_opts *o, double *per_s, double *mean_ns);
-
 #define CALIB_HALT_POLL_STEPS 7
 struct calib_halt_poll {
 	int idle_us[CALIB_HALT_POLL_STEPS];

@@ -75,7 +75,7 @@ static void irq_arm_after(struct sim *sim, struct rq *rq, u64 busy_ns)
 
 	if (!event_queued(&rq->ev_irq))
 		sim->nr_irqs_queued++;
-	/* Profiles keep irq_ns under half the interval (costs_json.c, robust.c). */
+	/* Profiles keep irq_ns under half the interval (costs_json.c, cost_keys.c). */
 	evq_schedule(&sim->eng.evq, &rq->ev_irq,
 		     sim->now + busy_ns + rng_below(&sim->irq_rng, 2 * (k->irq_interval_ns - k->irq_ns)));
 }
