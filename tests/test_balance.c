@@ -331,6 +331,35 @@ static void test_rd_line_stores(void **state)
 	}
 }
 
+/*
+ * sis_util_budget_pct's record: each LLC's nr_idle_scan integrated over
+ * the run. On two-llc both LLCs start with their whole 2 CPUs (a booted
+ * machine's budget); LLC {0,1}'s drops to 1 at 1000 ns and to 0 at 3000,
+ * the other's stays 2: by 4000 ns, 2 x 1000 + 1 x 2000 + 0 x 1000 = 4000
+ * and 2 x 4000 = 8000 CPU-ns, over 4 CPUs x 4000 ns: 75%. Without
+ * SIS_UTIL (v5.12's SIS_PROP) there is no budget to report.
+ */
+static void test_sis_budget_record(void **state)
+{
+	(void)state;
+	for (int on = 1; on >= 0; on--) {
+		struct sim *sim = tu_sim(two_llc, on ? "default" : "NO_SIS_UTIL");
+		struct sched_domain_shared *sds = sim->doms.cpu[0].sd_llc_shared;
+
+		assert_int_equal(sds->nr_idle_scan, 2);
+		sim->now = 1000;
+		sis_budget_set(sim, sds, 1);
+		sim->now = 3000;
+		sis_budget_set(sim, sds, 0);
+		sim->now = 4000;
+		sis_budget_flush(sim);
+		assert_int_equal(sim->met.sis_budget_area, on ? 12000 : 0);
+		assert_int_equal(sim->met.sis_budget_span, on ? 16000 : 0);
+		assert_int_equal(sds->nr_idle_scan, 0);
+		tu_sim_free(sim);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_busy_balanced),
 		cmocka_unit_test(test_rd_overloaded_sticky),
 		cmocka_unit_test(test_rd_line_stores),
+		cmocka_unit_test(test_sis_budget_record),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -234,7 +234,32 @@ static void update_idle_cpu_scan(struct sim *sim, struct sched_domain *sd, int d
 	nr = (int)(y * (unsigned long long)llc_weight / 1024);
 	if (sds->nr_idle_scan != nr) {
 		line_write(sim, &sds->line);
-		sds->nr_idle_scan = nr;
+		sis_budget_set(sim, sds, nr);
+	}
+}
+
+void sis_budget_set(struct sim *sim, struct sched_domain_shared *sds, int nr)
+{
+	/* A run that ends idle ends at its last activity, maybe before a tick's write. */
+	if (sim->now > sds->scan_budget_since) {
+		sds->scan_budget_area += (u64)sds->nr_idle_scan * (sim->now - sds->scan_budget_since);
+		sds->scan_budget_since = sim->now;
+	}
+	sds->nr_idle_scan = nr;
+}
+
+void sis_budget_flush(struct sim *sim)
+{
+	sim->met.sis_budget_area = sim->met.sis_budget_span = 0;
+	if (!sched_feat(SIS_UTIL))
+		return;
+	for (int i = 0; i < sim->doms.nr_shared; i++) {
+		struct sched_domain_shared *sds = &sim->doms.shared[i];
+
+		sis_budget_set(sim, sds, sds->nr_idle_scan);
+		sim->met.sis_budget_area += sds->scan_budget_area;
+		sim->met.sis_budget_span += (u64)sim->doms.cpu[sds->llc_id].sd_llc_size *
+					    sds->scan_budget_since;
 	}
 }
 

@@ -478,6 +478,18 @@ int find_idlest_cpu(struct sim *sim, struct sched_domain *sd, struct task_struct
 
 /* sched_balance_newidle(): returns 1 if a task was pulled to rq. */
 int newidle_balance(struct sim *sim, struct rq *rq);
+/*
+ * Write SIS_UTIL's nr_idle_scan (CPUs, 0..LLC size) of sds at now, as
+ * update_idle_cpu_scan() (fair.c v6.0+) does, keeping the time-weighted
+ * record behind the sis_util_budget_pct metric.
+ */
+void sis_budget_set(struct sim *sim, struct sched_domain_shared *sds, int nr);
+/*
+ * At the run's end: sim->met.sis_budget_area, every LLC's nr_idle_scan
+ * integrated over the run (CPUs x ns), and sis_budget_span, the LLCs'
+ * CPUs x the run (ns); both 0 without SIS_UTIL.
+ */
+void sis_budget_flush(struct sim *sim);
 /* The tick's sched_balance_trigger(): periodic and nohz balancing. */
 void balance_tick(struct sim *sim, struct rq *rq);
 /*

@@ -414,6 +414,8 @@ struct sched_domain_shared {
 	int has_idle_cores;
 	int nr_idle_scan;
 	u64 next_scan_update;		/* ns; when SIS_UTIL stats are next refreshed */
+	u64 scan_budget_since;		/* ns; nr_idle_scan's last write (sis_budget_set()) */
+	u64 scan_budget_area;		/* CPUs x ns of nr_idle_scan until then */
 	int llc_id;
 	struct cacheline line;		/* all three fields share one line (S1) */
 };

@@ -154,7 +154,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		/* CPUs that keep their tick count as busy (nohz_balance_exit_idle()). */
 		sds->nr_busy_cpus = poll_boot ? sim->doms.cpu[sds->llc_id].sd_llc_size : 0;
 		sds->has_idle_cores = sim->doms.smt_present;
-		sds->nr_idle_scan = sim->doms.cpu[sds->llc_id].sd_llc_size;
+		sis_budget_set(sim, sds, sim->doms.cpu[sds->llc_id].sd_llc_size);
 	}
 	return 0;
 }
@@ -369,6 +369,7 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen)
 	/* Close the per-CPU busy accounting at the end of the run. */
 	for (int cpu = 0; cpu < sim->nr_cpus; cpu++)
 		cpu_sync(sim, &sim->rq[cpu]);
+	sis_budget_flush(sim);
 	sim->met.elapsed_ns = sim->now;
 	return 0;
 }

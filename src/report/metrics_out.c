@@ -7,7 +7,7 @@
 
 enum {
 	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_MIGR, M_WAKE_LIST, M_WAKE_REQUEUED, M_WAKE_RECHECKED,
-	M_SIS_SEARCH, M_SIS_CALLS, M_SIS_SCANNED, M_SIS_FAILED, M_SIS_SCAN_RATE, M_SIS_CPUS,
+	M_SIS_SEARCH, M_SIS_CALLS, M_SIS_SCANNED, M_SIS_FAILED, M_SIS_SCAN_RATE, M_SIS_CPUS, M_SIS_BUDGET,
 	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
 	M_IDLE_TICKS, M_NEWIDLE, M_NEWIDLE_LB, M_NEWIDLE_PCT, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_SOFTIRQ, M_IRQ, M_COLD, M_RQ_LOCK, M_TG_LOAD, M_TG_WRITES, M_PIPE_REWAITS, M_EXIT_WAIT,
 	M_IPI_WAIT, M_WC_N, M_WC_PCT, M_SIM_S, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
@@ -32,6 +32,8 @@ const struct metric_def metric_defs[] = {
 	[M_SIS_FAILED] = { "sis_failed", 0, true, false },
 	[M_SIS_SCAN_RATE] = { "sis_scanned_per_s", 0, false, false },
 	[M_SIS_CPUS] = { "cpus_examined_per_call", 2, true, false },
+	/* SIS_UTIL's nr_idle_scan, time-weighted over the run, % of the LLCs' CPUs. */
+	[M_SIS_BUDGET] = { "sis_util_budget_pct", 2, true, true },
 	[M_MIGR_LLC] = { "migrations_within_llc", 0, true, false },
 	[M_MIGR_XLLC] = { "migrations_across_llc", 0, true, false },
 	[M_MIGR_XNODE] = { "migrations_across_node", 0, true, false },
@@ -105,6 +107,7 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_SIS_SCAN_RATE] = met->elapsed_ns ? (double)met->sis_scanned * 1e9 / (double)met->elapsed_ns
 					     : 0;
 	v[M_SIS_CPUS] = met->sis_calls ? (double)met->sis_scanned / (double)met->sis_calls : 0;
+	v[M_SIS_BUDGET] = pct(met->sis_budget_area, met->sis_budget_span);
 	v[M_MIGR_LLC] = (double)met->migrations[MIGR_LLC];
 	v[M_MIGR_XLLC] = (double)met->migrations[MIGR_CROSS_LLC];
 	v[M_MIGR_XNODE] = (double)met->migrations[MIGR_CROSS_NODE];
