@@ -487,7 +487,12 @@ static void test_bad_profiles(void **state)
 	/* Interruptions that leave a CPU less than half its time. */
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"irq_interval_ns\": 40000,\n"
 			       " \"irq_ns\": 20000 } }",
-			       ":3: field \"costs.irq_ns\": at least half of irq_interval_ns");
+			       ":3: field \"costs.irq_ns\": 20000 ns is at least half of irq_interval_ns "
+			       "(40000 ns)");
+	/* Found by a bad-input trial: 3 ns apart took 60 times a run's time in events. */
+	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"irq_interval_ns\": 999,\n"
+			       " \"irq_ns\": 1 } }",
+			       ":2: field \"costs.irq_interval_ns\": below 1000 ns");
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"context_switch_ns\": \"x\",\n"
 			       " \"context_switch_ns\": 600 } }",
 			       ":3: field \"costs.context_switch_ns\": given twice in one object");

@@ -124,10 +124,10 @@ static void test_loopback_softirq_share(void **state)
 
 /*
  * An interruption (costs.irq_ns, kern/irqtime.c) of a CPU running a task:
- * its length, drawn in [irq_ns / 2, 3 x irq_ns / 2), becomes the task's
+ * its length, drawn from irq_ns / 2 to 3 x irq_ns / 2, becomes the task's
  * kernel work (at full speed, nominal ns = wall ns), counted in
  * met.irq_ns, and in rq->irq_time only with the option; the next one
- * starts after it, within 2 x (irq_interval_ns - irq_ns). On an idle CPU
+ * starts after it, at most 2 x (irq_interval_ns - irq_ns) later. On an idle CPU
  * it charges nothing and still arms the next.
  */
 static void irq_fires(struct sim *sim, int cpu)
@@ -158,11 +158,11 @@ static void test_irq_charges_curr(void **state)
 		irq_fires(sim, 0);
 		u64 ns = sim->met.irq_ns;
 
-		assert_true(ns >= 10000 && ns < 30000);
+		assert_true(ns >= 10000 && ns <= 30000);
 		assert_int_equal(a->kwork_left, ns);
 		assert_int_equal(rq->irq_time, on ? ns : 0);
 		assert_true(event_queued(&rq->ev_irq) && rq->ev_irq.time >= 5000 + ns &&
-			    rq->ev_irq.time < 5000 + ns + 2 * (1000000 - 20000));
+			    rq->ev_irq.time <= 5000 + ns + 2 * (1000000 - 20000));
 		irq_fires(sim, 1);
 		assert_int_equal(sim->met.irq_ns, ns);
 		assert_int_equal(idle->irq_time, 0);
@@ -171,6 +171,35 @@ static void test_irq_charges_curr(void **state)
 		tu_sim_free(sim);
 	}
 	m->costs = saved;
+}
+
+/*
+ * An interruption of a CPU balancing on its way to idle (interrupts off
+ * in __schedule()) waits for the balance and takes its time before the
+ * CPU goes on: a window whose levels end at 7000 and 9000 ns, interrupted
+ * at 8000 for 500 ns, ends at 9500, its first level (done) unmoved.
+ */
+static void test_irq_delays_newidle(void **state)
+{
+	(void)state;
+	struct sim *sim = sim_irqtime(0);
+	struct rq *rq = cpu_rq(sim, 0);
+
+	rq->mode = CPU_MODE_NEWIDLE;
+	rq->newidle_levels = 2;
+	rq->newidle_level_end[0] = 7000;
+	rq->newidle_level_end[1] = 9000;
+	evq_schedule(&sim->eng.evq, &rq->ev_run, 9000);
+	sim->now = 8000;
+	newidle_delay(sim, rq, 500);
+	assert_int_equal(rq->newidle_level_end[0], 7000);
+	assert_int_equal(rq->newidle_level_end[1], 9500);
+	assert_int_equal(rq->ev_run.time, 9500);
+	rq->mode = CPU_MODE_RUNNING;
+	newidle_delay(sim, rq, 500);
+	assert_int_equal(rq->ev_run.time, 9500);
+	evq_cancel(&sim->eng.evq, &rq->ev_run);
+	tu_sim_free(sim);
 }
 
 /*
@@ -248,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_task_not_charged_for_softirq),
 		cmocka_unit_test(test_loopback_softirq_share),
 		cmocka_unit_test(test_irq_charges_curr),
+		cmocka_unit_test(test_irq_delays_newidle),
 		cmocka_unit_test(test_irq_share_of_busy_cpu),
 		cmocka_unit_test(test_irq_spares_idle_cpu),
 	};

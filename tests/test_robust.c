@@ -115,15 +115,15 @@ static void test_draw_idle_order(void **state)
 	assert_int_equal(m->idle[2].exit_latency_ns, 50000);
 	assert_int_equal(m->idle[2].target_residency_ns, 100000);
 	/*
-	 * Interruptions drawn to take half the CPU or more (300 ns doubled,
-	 * 1000 ns halved) are cut to just under half the interval drawn, as
-	 * a cost file must keep them: (500 - 1) / 2.
+	 * Interruptions drawn as a cost file may not give them are put back
+	 * as it must: an interval of 500 ns raised to the 1000 ns floor, and
+	 * 600 ns of each cut to just under half of that, (1000 - 1) / 2.
 	 */
 	cost_key_set(m, cost_key_find(m, "irq_ns"), 600);
 	cost_key_set(m, cost_key_find(m, "irq_interval_ns"), 500);
 	cost_keys_order_idle(m);
-	assert_int_equal(m->costs.irq_ns, 249);
-	assert_int_equal(m->costs.irq_interval_ns, 500);
+	assert_int_equal(m->costs.irq_ns, 499);
+	assert_int_equal(m->costs.irq_interval_ns, 1000);
 	tu_machine_free(m);
 }
 

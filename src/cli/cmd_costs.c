@@ -53,7 +53,7 @@ static void print_text(FILE *f, const struct machine *m)
 
 		cost_key_name(m, k, name, sizeof(name));
 		cost_key_range(m, k, &r);
-		fprintf(f, "%-*s %10.6g %10.6g %10.6g %-4s ", w, name, cost_key_value(m, k),
+		fprintf(f, "%-*s %10.10g %10.10g %10.10g %-4s ", w, name, cost_key_value(m, k),
 			unsigned_zero(r.min), unsigned_zero(r.max), cost_key_unit(k));
 		put_escaped(f, r.source);
 		fputc('\n', f);

@@ -213,6 +213,16 @@ static void newidle_window(struct sim *sim, struct rq *rq, struct task_struct *p
 	smt_update(sim, rq->cpu);
 }
 
+void newidle_delay(struct sim *sim, struct rq *rq, u64 ns)
+{
+	if (rq->mode != CPU_MODE_NEWIDLE)
+		return;
+	for (int k = 0; k < rq->newidle_levels; k++)
+		if (rq->newidle_level_end[k] >= sim->now)
+			rq->newidle_level_end[k] += ns;
+	evq_schedule(&sim->eng.evq, &rq->ev_run, rq->ev_run.time + ns);
+}
+
 void newidle_interrupt(struct sim *sim, struct rq *rq)
 {
 	if (rq->mode != CPU_MODE_NEWIDLE)

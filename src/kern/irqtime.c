@@ -60,14 +60,17 @@ u64 rq_clock_task(struct sim *sim, struct rq *rq)
  * signals), unless CONFIG_IRQ_TIME_ACCOUNTING keeps it out of the task
  * clock, as account_softirq() does for softirqs. They come to every CPU
  * whatever it does, from their own stream of --seed (a profile without
- * them draws nothing and runs as before): lengths uniform in
- * [irq_ns / 2, 3 x irq_ns / 2), and the gap from one's end to the next
- * one's start uniform in [0, 2 x (irq_interval_ns - irq_ns)), so they
- * start irq_interval_ns apart on average and take irq_ns /
- * irq_interval_ns of a busy CPU, as wakesim calibrate measures them.
- * One that finds its CPU idle delays no task (a halted vCPU's host
- * wake-up is in its idle state's exit latency) and, like an idle tick,
- * neither keeps a finished run going nor counts as activity.
+ * them draws nothing and runs as before): lengths uniform over the
+ * whole ns from irq_ns - irq_ns / 2 to irq_ns + irq_ns / 2, and the gap
+ * from one's end to the next one's start uniform from 0 to 2 x
+ * (irq_interval_ns - irq_ns), so they start irq_interval_ns apart on
+ * average and take irq_ns / irq_interval_ns of a busy CPU, as wakesim
+ * calibrate measures them. One that finds its CPU balancing on its way
+ * to idle, interrupts off, waits for the balance and then takes its
+ * time before the CPU goes on; one that finds it idle delays no task (a
+ * halted vCPU's host wake-up is in its idle state's exit latency) and,
+ * like an idle tick, neither keeps a finished run going nor counts as
+ * activity.
  */
 static void irq_arm_after(struct sim *sim, struct rq *rq, u64 busy_ns)
 {
@@ -77,7 +80,8 @@ static void irq_arm_after(struct sim *sim, struct rq *rq, u64 busy_ns)
 		sim->nr_irqs_queued++;
 	/* Profiles keep irq_ns under half the interval (costs_json.c, cost_keys.c). */
 	evq_schedule(&sim->eng.evq, &rq->ev_irq,
-		     sim->now + busy_ns + rng_below(&sim->irq_rng, 2 * (k->irq_interval_ns - k->irq_ns)));
+		     sim->now + busy_ns +
+			     rng_below(&sim->irq_rng, 2 * (k->irq_interval_ns - k->irq_ns) + 1));
 }
 
 void irq_arm(struct sim *sim, struct rq *rq)
@@ -89,18 +93,22 @@ void irq_arm(struct sim *sim, struct rq *rq)
 void exec_handle_irq(struct sim *sim, int cpu)
 {
 	struct rq *rq = cpu_rq(sim, cpu);
-	u64 mean = sim->m->costs.irq_ns;
-	u64 ns = mean / 2 + rng_below(&sim->irq_rng, mean);
+	u64 mean = sim->m->costs.irq_ns, half = mean / 2;
+	u64 ns = mean - half + rng_below(&sim->irq_rng, 2 * half + 1);
 
 	irq_arm_after(sim, rq, ns);
-	if (rq->mode != CPU_MODE_RUNNING || !rq->curr)
+	if (rq->mode != CPU_MODE_NEWIDLE && (rq->mode != CPU_MODE_RUNNING || !rq->curr))
 		return;
 	sim->active_ns = sim->now;
-	sim->this_cpu = cpu;
-	cpu_sync(sim, rq);
 	sim->met.irq_ns += ns;
 	if (sim->tun->irq_time_accounting)
 		rq->irq_time += ns;
+	if (rq->mode == CPU_MODE_NEWIDLE) {
+		newidle_delay(sim, rq, ns);
+		return;
+	}
+	sim->this_cpu = cpu;
+	cpu_sync(sim, rq);
 	/* Wall time taken from curr: its nominal work at the CPU's speed. */
 	sim->kcost_ns = ns * rq->speed / FULL_SPEED;
 	exec_irq_done(sim, rq);

@@ -86,6 +86,11 @@ void cpu_arm(struct sim *sim, struct rq *rq);
 void send_ipi(struct sim *sim, int cpu, u64 latency_ns);
 /* EV_CPU_RUN: cpu's run piece ended, or its idle exit completed. */
 void exec_handle_run(struct sim *sim, int cpu);
+/*
+ * A CPU balancing on its way to idle (CPU_MODE_NEWIDLE) loses ns of wall
+ * time: the balance's levels and the window end that much later.
+ */
+void newidle_delay(struct sim *sim, struct rq *rq, u64 ns);
 /* EV_CPU_TICK: sched_tick() on a busy CPU (idle CPUs are tickless). */
 void exec_handle_tick(struct sim *sim, int cpu);
 /* EV_CPU_IPI: an IPI (or a polling CPU's need_resched) reaches cpu. */

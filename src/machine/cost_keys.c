@@ -161,7 +161,9 @@ void cost_keys_order_idle(struct machine *m)
 		if (m->idle[i].halt_poll_ipi_send_ns > m->costs.ipi_send_ns)
 			m->idle[i].halt_poll_ipi_send_ns = m->costs.ipi_send_ns;
 	}
-	/* Interruptions under half a CPU's time, as a cost file must give them. */
+	/* Interruptions as a cost file must give them: under half a CPU's time. */
+	if (m->costs.irq_interval_ns && m->costs.irq_interval_ns < IRQ_INTERVAL_MIN_NS)
+		m->costs.irq_interval_ns = IRQ_INTERVAL_MIN_NS;
 	if (m->costs.irq_interval_ns && 2 * m->costs.irq_ns >= m->costs.irq_interval_ns)
 		m->costs.irq_ns = (m->costs.irq_interval_ns - 1) / 2;
 }

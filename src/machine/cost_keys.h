@@ -61,7 +61,8 @@ void cost_key_range(const struct machine *m, int k, struct cost_range *out);
  * shallower state's, a residency at least its latency), as cpuidle
  * requires, by raising the deeper state's; a host's halt-poll exit at
  * most its state's exit latency; a send into its poll at most
- * ipi_send_ns; and irq_ns under half of irq_interval_ns.
+ * ipi_send_ns; and irq_interval_ns at least IRQ_INTERVAL_MIN_NS, irq_ns
+ * under half of it.
  */
 void cost_keys_order_idle(struct machine *m);
 

@@ -179,10 +179,22 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 	if (json_in_u64(c, o, p, "jitter_pct_x10", false, 0, 250, &v))
 		return -1;
 	k->jitter_pct_x10 = (unsigned)v;
-	/* Interruptions that took half a CPU's time would leave its tasks none. */
-	if (k->irq_interval_ns && 2 * k->irq_ns >= k->irq_interval_ns)
-		return jfail(c, "costs.irq_ns",
-			     "at least half of irq_interval_ns: interruptions would take half the CPU");
+	/*
+	 * Interruptions that took half a CPU's time would leave its tasks
+	 * none; a million a second per CPU is past any device's, and each is
+	 * an event on every CPU.
+	 */
+	if (k->irq_interval_ns && 2 * k->irq_ns >= k->irq_interval_ns) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "%llu ns is at least half of irq_interval_ns (%llu ns): "
+			 "interruptions would take half the CPU", (unsigned long long)k->irq_ns,
+			 (unsigned long long)k->irq_interval_ns);
+		return jfail(c, "costs.irq_ns", msg);
+	}
+	if (k->irq_interval_ns && k->irq_interval_ns < IRQ_INTERVAL_MIN_NS)
+		return jfail(c, "costs.irq_interval_ns",
+			     "below 1000 ns: over a million interruptions a second per CPU");
 	/* A receive side this file gives is part of the send it knows of. */
 	if (json_object_object_get_ex(o, "tcp_rx_softirq_ns", NULL) &&
 	    k->tcp_rx_softirq_ns > k->tcp_send_ns)

@@ -127,6 +127,7 @@ struct cost_ns_field {
 extern const struct cost_ns_field cost_ns_fields[];
 extern const int nr_cost_ns_fields;
 #define COST_NS_NR 29		/* entries of cost_ns_fields[] */
+#define IRQ_INTERVAL_MIN_NS 1000 /* the shortest irq_interval_ns a file may give */
 /* The ns cost named name in k, or NULL if none is. */
 const u64 *costs_field_ns(const struct costs *k, const char *name);
 
