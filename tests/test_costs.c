@@ -715,18 +715,23 @@ static void test_calibrate(void **state)
 			       "(if $d < 10 then 10 else $d end) - .costs.ipi_send_ns | fabs <= 2 end' %s",
 			       path), 0);
 	/*
-	 * The same in the 10-us idle, for a host that halt-polls: the halt's
-	 * halt_poll_ipi_send_ns, floored at 10 ns and, where noise made the
-	 * 10-us idle's write the dearer one, capped at ipi_send_ns (CI's host
-	 * did); without a polling host neither the raw figure nor the field.
+	 * The same in a short idle, for a host that halt-polls: the halt's
+	 * halt_poll_ipi_send_ns, from the median write of the 10, 20 and 50 us
+	 * idles, floored at 10 ns and, where noise made that write the dearer
+	 * one, capped at ipi_send_ns (CI's host did); without a polling host
+	 * neither the raw figures nor the field. A short halt's latency is
+	 * the median of those three idles' (rounded: within 1 ns).
 	 */
-	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured.idle_10us_wake_write_ns as $w | "
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured as $m | "
+			       "$m.idle_short_wake_write_ns as $w | "
 			       "(.idle_states | map(.halt_poll_ipi_send_ns) | map(select(. != null))) as $s | "
 			       ".costs.ipi_send_ns as $cap | "
-			       "if $w == null then $s == [] else "
+			       "if $w == null then $s == [] and $m.idle_short_wake_ns == null else "
 			       "($w - .costs.pipe_write_ns - .costs.ttwu_ns - 100) as $d | "
 			       "((if $d < 10 then 10 else $d end) as $f | if $f > $cap then $cap else $f end) as $e | "
-			       "($s | length > 0) and ($s | all($e - . | fabs <= 2)) "
+			       "($s | length > 0) and ($s | all($e - . | fabs <= 2)) and "
+			       "(([$m.idle_10us_wake_ns, $m.idle_20us_wake_ns, $m.idle_50us_wake_ns] | sort | .[1]) "
+			       "- $m.idle_short_wake_ns | fabs <= 1) "
 			       "end' %s", path), 0);
 	/*
 	 * A loopback send + receive is what half the TCP (UDP) ping-pong on

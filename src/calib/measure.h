@@ -90,21 +90,23 @@ int calib_irq(int cpu, const struct calib_opts *o, double *per_s, double *mean_n
 /*
  * A host that halt-polls (KVM's halt_poll_ns) resumes a vCPU that halted
  * briefly from its poll loop, sooner than one it had to schedule back in.
- * Found as calib_idle_wake()'s latency over idle lengths of 10 us, then 20,
- * 50, ... 1000 us until two in a row are above the midpoint between the
- * 10-us one and long_ns (the latency after a long idle, e.g. 2 ms):
+ * Found as calib_idle_wake()'s latency over idle lengths of 10, 20 and 50
+ * us, then 100, ... 1000 us until two in a row are above the midpoint
+ * between a short halt's (short_ns: the median of the 10, 20 and 50 us
+ * ones) and long_ns (the latency after a long idle, e.g. 2 ms):
  * window_us is the longest length under it before those, 0 when short
  * halts are not a quarter cheaper than long ones (bare metal); wake_ns[]
- * the medians (ns; -1: not measured); short_write_ns the waker's write(2)
- * in the 10-us one (what its IPI costs it while the host still polls the
- * wakee's vCPU). Returns 0, or -1 if a measurement failed.
+ * the medians (ns; -1: not measured); short_write_ns the median of the
+ * waker's write(2) in the same three (what its IPI costs it while the
+ * host still polls the wakee's vCPU). Returns 0, or -1 if a measurement
+ * failed.
  */
 #define CALIB_HALT_POLL_STEPS 7
 struct calib_halt_poll {
 	int idle_us[CALIB_HALT_POLL_STEPS];
 	double wake_ns[CALIB_HALT_POLL_STEPS];
-	double short_ns;	/* the 10-us idle's wake-up latency */
-	double short_write_ns;	/* the waker's write(2) in it */
+	double short_ns;	/* a short halt's wake-up latency (10-50 us, median) */
+	double short_write_ns;	/* the waker's write(2) in them (median) */
 	int window_us;
 };
 int calib_halt_poll(int cpu_a, int cpu_b, double long_ns, const struct calib_opts *o,

@@ -35,7 +35,8 @@
  *   host that halt-polls)                                 -> halt_poll_us,
  *                                        halt_poll_exit_latency_us,
  *                                        halt_poll_ipi_send_ns (the
- *                                        10-us one's write, as above)
+ *                                        10-, 20- and 50-us ones' median
+ *                                        latency and write, as above)
  *   a pipe wake-up of a CPU idle for 2 ms                 -> the exit latency
  *                                        of the machine's non-polling idle
  *                                        states (what is left after the other
@@ -219,8 +220,10 @@ int cmd_calibrate(int argc, char **argv)
 		wake = wake_write = -1;
 	if (wake > 0 && calib_halt_poll(0, other, wake, &co, &hp))
 		hp.window_us = 0;
-	if (hp.window_us)
-		json_object_object_add(raw, "idle_10us_wake_write_ns", num(hp.short_write_ns));
+	if (hp.window_us) {
+		json_object_object_add(raw, "idle_short_wake_ns", num(hp.short_ns));
+		json_object_object_add(raw, "idle_short_wake_write_ns", num(hp.short_write_ns));
+	}
 	for (int i = 0; i < CALIB_HALT_POLL_STEPS; i++)
 		if (hp.wake_ns[i] > 0) {
 			char key[40];
@@ -365,7 +368,7 @@ int cmd_calibrate(int argc, char **argv)
 				st->exit_latency_ns = clamp_ns(e, 0);
 			if (st->target_residency_ns < st->exit_latency_ns)
 				st->target_residency_ns = st->exit_latency_ns;
-			/* A halt the host polls through: what a 10-us one costs. */
+			/* A halt the host polls through: what a short one costs. */
 			if (hp.window_us && !st->mwait) {
 				st->halt_poll_ns = (u64)hp.window_us * 1000;
 				st->halt_poll_ipi_send_ns = poll_send;
@@ -399,9 +402,10 @@ int cmd_calibrate(int argc, char **argv)
 		 wake > 0 ? "raised to what a 2 ms-idle CPU's wake-up measured beyond the other "
 			    "costs (idle_2ms_wake_ns), if higher"
 			  : "not measured (one CPU)",
-		 hp.window_us ? "; halts shorter than halt_poll_us cost what a 10 us one's measured "
-				"(idle_10us_wake_ns): a host that halt-polls, and an IPI to one costs "
-				"its sender halt_poll_ipi_send_ns (idle_10us_wake_write_ns less the "
+		 hp.window_us ? "; halts shorter than halt_poll_us cost what short ones measured "
+				"(idle_short_wake_ns, the median of the 10, 20 and 50 us ones): a host "
+				"that halt-polls, and an IPI to one costs its sender "
+				"halt_poll_ipi_send_ns (idle_short_wake_write_ns less the "
 				"write, ttwu_ns and select_ns)"
 			      : "");
 
