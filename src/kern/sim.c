@@ -278,25 +278,29 @@ static bool sim_handle(void *ctx, struct event *ev)
 	struct sim *sim = ctx;
 
 	sim->now = ev->time;
-	if (ev->type != EV_CPU_TICK && ev->type != EV_CPU_IRQ)
-		sim->active_ns = sim->now;
 	sim->met.events = sim->eng.events;
+	if (ev->type == EV_CPU_TICK)
+		sim->nr_ticks_queued--;
+	else if (ev->type == EV_CPU_IRQ)
+		sim->nr_irqs_queued--;
+	if (ev->type != EV_CPU_TICK && ev->type != EV_CPU_IRQ) {
+		sim->active_ns = sim->now;
+	} else if (sim_quiescent(sim)) {
+		/*
+		 * Nothing runnable and nothing but ticks and interruptions left:
+		 * idle CPUs that keep their tick (a polling state) would tick on
+		 * forever with nothing to balance, and interruptions come to
+		 * idle CPUs too. The run is over (finished, or every task waits
+		 * on another), since the last event that was neither.
+		 */
+		sim->now = sim->active_ns;
+		return false;
+	}
 	switch (ev->type) {
 	case EV_CPU_RUN:
 		exec_handle_run(sim, ev->arg);
 		break;
 	case EV_CPU_TICK:
-		sim->nr_ticks_queued--;
-		/*
-		 * Nothing runnable and nothing but ticks left: idle CPUs that
-		 * keep their tick (a polling state) would tick on forever with
-		 * nothing to balance. The run is over (finished, or every task
-		 * waits on another), since the last event that was not a tick.
-		 */
-		if (sim_quiescent(sim)) {
-			sim->now = sim->active_ns;
-			return false;
-		}
 		exec_handle_tick(sim, ev->arg);
 		break;
 	case EV_CPU_IPI:
@@ -309,12 +313,6 @@ static bool sim_handle(void *ctx, struct event *ev)
 		timer_handle(sim, ev->ptr);
 		break;
 	case EV_CPU_IRQ:
-		sim->nr_irqs_queued--;
-		/* As for an idle tick: interruptions alone keep no run going. */
-		if (sim_quiescent(sim)) {
-			sim->now = sim->active_ns;
-			return false;
-		}
 		exec_handle_irq(sim, ev->arg);
 		break;
 	}
