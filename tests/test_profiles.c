@@ -183,6 +183,43 @@ static void test_sis_prop_aged(void **state)
 }
 
 /*
+ * SIS_PROP of v5.13..v6.7 on a CPU that has not woken from idle since the
+ * run began: sched_init() (core.c) set its wake_avg_idle to avg_idle, 2 x
+ * sysctl_sched_migration_cost = 1,000,000 ns, stamped at jiffy 0. LLC busy
+ * but for 12, target 5, avg_scan_cost 99:
+ *  - at jiffy 0 the budget is 24 x 1,000,000 / 100 = 240,000 CPUs: the
+ *    scan goes 6..12 (7 CPUs) and finds 12;
+ *  - 20 jiffies on, 1,000,000 >> 20 = 0, so the floor of 4: 6, 7, 8 are
+ *    examined and p stacks on target 5.
+ * (Found in B2's hackbench at one group: the parent, on a CPU idle since the
+ * start, woke its 40 children with a budget of 4 where the kernel's was the
+ * LLC; the model had left wake_avg_idle at 0.)
+ */
+static void test_sis_prop_boot_budget(void **state)
+{
+	(void)state;
+	const u64 at_jiffy[] = { 0, 20 };
+	const int want[] = { 12, 5 };
+	const unsigned long scanned[] = { 7, 3 };
+
+	for (int i = 0; i < 2; i++) {
+		struct sim *sim = tu_sim_kernel(kp, "SIS_PROP,NO_SIS_UTIL", KV_6_4);
+		struct task_struct *p = tu_task(sim, 5);
+
+		assert_int_equal(sim->rq[0].wake_avg_idle, 1000000);
+		assert_int_equal(sim->rq[0].wake_stamp, 0);
+		for (int c = 0; c < 24; c++)
+			if (c != 12)
+				tu_busy(sim, c);
+		sim->now = at_jiffy[i] * sim->tun->tick_ns;
+		sim->doms.cpu[0].sd_llc->avg_scan_cost = 99;
+		assert_int_equal(sis(sim, 0, p, 5, 5), want[i]);
+		assert_int_equal(sim->met.sis_scanned, scanned[i]);
+		tu_sim_free(sim);
+	}
+}
+
+/*
  * recent_used_cpu: v5.12 replaces it by prev only when it is taken; later
  * kernels on every call. And until v5.16 an affine wake-up set the waker's
  * recent_used_cpu to the waking CPU.
@@ -366,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_scan_order),
 		cmocka_unit_test(test_sis_prop_v5_12),
 		cmocka_unit_test(test_sis_prop_aged),
+		cmocka_unit_test(test_sis_prop_boot_budget),
 		cmocka_unit_test(test_recent_used_cpu),
 		cmocka_unit_test(test_wakelist),
 		cmocka_unit_test(test_newidle_gate),
