@@ -28,7 +28,8 @@
 # 0: the time of a round trip (two switches) as the pairs sharing one CPU
 # grow, and as a multiple of one pair's.
 # COSTS: a cost profile for the simulation (wakesim calibrate -o FILE), or
-# "calibrate": run wakesim calibrate first and use what it writes. A guest's
+# "calibrate": run wakesim calibrate first and use what it writes (with
+# KEEP_PROFILE=FILE, also kept there). A guest's
 # costs move within the hour (docs/validation.md), so a profile measured
 # right before the real runs is the one to compare them with.
 set -eu
@@ -40,6 +41,12 @@ if [ "${COSTS:-}" = calibrate ]; then
 	./wakesim calibrate -o "$prof" >&2 || { echo "wakesim calibrate failed" >&2; exit 2; }
 	COSTS=$prof
 	costs_name="what wakesim calibrate measured just now"
+	# KEEP_PROFILE=FILE: keep that profile, to rerun or trace the model
+	# with it later (the guest's costs move within the hour).
+	if [ -n "${KEEP_PROFILE:-}" ]; then
+		cp "$prof" "$KEEP_PROFILE" || { echo "validate-host.sh: KEEP_PROFILE=$KEEP_PROFILE: cannot write it" >&2; exit 2; }
+		costs_name="$costs_name (kept as $KEEP_PROFILE)"
+	fi
 fi
 if [ -n "${COSTS:-}" ] && [ ! -r "$COSTS" ]; then
 	echo "validate-host.sh: COSTS=$COSTS: no such readable cost profile (wakesim calibrate -o FILE writes one)" >&2
