@@ -183,7 +183,7 @@ static void test_sis_prop_aged(void **state)
 }
 
 /*
- * SIS_PROP of v5.13..v6.7 on a CPU that has not woken from idle since the
+ * SIS_PROP of v5.13..v6.6 on a CPU that has not woken from idle since the
  * run began: sched_init() (core.c) set its wake_avg_idle to avg_idle, 2 x
  * sysctl_sched_migration_cost = 1,000,000 ns, stamped at jiffy 0. LLC busy
  * but for 12, target 5, avg_scan_cost 99:

@@ -125,7 +125,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		rq->cpu_capacity = m->topo.cpu[cpu].capacity;
 		rq->avg_idle = 2 * cfg->tunables.migration_cost_ns;
 		rq->max_idle_balance_cost = cfg->tunables.migration_cost_ns;
-		/* sched_init() (core.c, v5.13-v6.7) starts SIS_PROP's estimate
+		/* sched_init() (core.c, v5.13-v6.6) starts SIS_PROP's estimate
 		 * at avg_idle, stamped with the current jiffy. */
 		rq->wake_stamp = 0;
 		rq->wake_avg_idle = rq->avg_idle;
