@@ -44,7 +44,12 @@ if [ "${COSTS:-}" = calibrate ]; then
 	# KEEP_PROFILE=FILE: keep that profile, to rerun or trace the model
 	# with it later (the guest's costs move within the hour).
 	if [ -n "${KEEP_PROFILE:-}" ]; then
-		cp "$prof" "$KEEP_PROFILE" || { echo "validate-host.sh: KEEP_PROFILE=$KEEP_PROFILE: cannot write it" >&2; exit 2; }
+		# Written whole or not at all: a copy beside it, then renamed.
+		{ cp "$prof" "$KEEP_PROFILE.tmp.$$" && mv -f "$KEEP_PROFILE.tmp.$$" "$KEEP_PROFILE"; } 2>/dev/null || {
+			rm -f "$KEEP_PROFILE.tmp.$$"
+			echo "validate-host.sh: KEEP_PROFILE=$KEEP_PROFILE: cannot write it" >&2
+			exit 2
+		}
 		costs_name="$costs_name (kept as $KEEP_PROFILE)"
 	fi
 fi
