@@ -36,6 +36,14 @@ static int sis(struct sim *sim, int this_cpu, struct task_struct *p, int prev, i
 	return select_idle_sibling(sim, p, prev, target);
 }
 
+/* kunpeng920-48's LLC, CPUs 0-23, all running a task but idle_cpu. */
+static void llc_busy_but(struct sim *sim, int idle_cpu)
+{
+	for (int c = 0; c < 24; c++)
+		if (c != idle_cpu)
+			tu_busy(sim, c);
+}
+
 /* The CLS level exists from v5.16 (CONFIG_SCHED_CLUSTER): not on v5.12. */
 static void test_cls_level(void **state)
 {
@@ -73,9 +81,7 @@ static void test_scan_order(void **state)
 		struct sim *sim = tu_sim_kernel(kp, "default", kv[k]);
 		struct task_struct *p = tu_task(sim, 5);
 
-		for (int c = 0; c < 24; c++)
-			if (c != 10)
-				tu_busy(sim, c);
+		llc_busy_but(sim, 10);
 		if (kv[k] != KV_5_12)
 			sim->doms.cpu[5].sd_llc_shared->nr_idle_scan = 24;
 		assert_int_equal(sis(sim, 0, p, 5, 5), 10);
@@ -118,9 +124,7 @@ static void test_sis_prop_v5_12(void **state)
 		struct task_struct *p = tu_task(sim, 5);
 		struct sched_domain *llc = sim->doms.cpu[0].sd_llc;
 
-		for (int c = 0; c < 24; c++)
-			if (c != 12)
-				tu_busy(sim, c);
+		llc_busy_but(sim, 12);
 		sim->rq[0].avg_idle = idle[i];
 		llc->avg_scan_cost = 99;
 		sim->met.scan_ns = 0;
@@ -153,9 +157,7 @@ static void test_sis_prop_aged(void **state)
 	struct task_struct *p = tu_task(sim, 5);
 	struct rq *rq0 = &sim->rq[0];
 
-	for (int c = 0; c < 24; c++)
-		if (c != 12)
-			tu_busy(sim, c);
+	llc_busy_but(sim, 12);
 	sim->now = 40 * sim->tun->tick_ns;
 	rq0->wake_stamp = 38;
 	rq0->wake_avg_idle = 400;
@@ -170,9 +172,7 @@ static void test_sis_prop_aged(void **state)
 	/* 8 jiffies later the same 400 ns is worth 400 >> 8 = 1: budget 4. */
 	sim = tu_sim_kernel(kp, "SIS_PROP,NO_SIS_UTIL", KV_6_4);
 	p = tu_task(sim, 5);
-	for (int c = 0; c < 24; c++)
-		if (c != 12)
-			tu_busy(sim, c);
+	llc_busy_but(sim, 12);
 	sim->now = 46 * sim->tun->tick_ns;
 	sim->rq[0].wake_stamp = 38;
 	sim->rq[0].wake_avg_idle = 400;
@@ -208,9 +208,7 @@ static void test_sis_prop_boot_budget(void **state)
 
 		assert_int_equal(sim->rq[0].wake_avg_idle, 1000000);
 		assert_int_equal(sim->rq[0].wake_stamp, 0);
-		for (int c = 0; c < 24; c++)
-			if (c != 12)
-				tu_busy(sim, c);
+		llc_busy_but(sim, 12);
 		sim->now = at_jiffy[i] * sim->tun->tick_ns;
 		sim->doms.cpu[0].sd_llc->avg_scan_cost = 99;
 		assert_int_equal(sis(sim, 0, p, 5, 5), want[i]);
