@@ -492,7 +492,7 @@ static void test_bad_profiles(void **state)
 	/* Found by a bad-input trial: 3 ns apart took 60 times a run's time in events. */
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"irq_interval_ns\": 999,\n"
 			       " \"irq_ns\": 1 } }",
-			       ":2: field \"costs.irq_interval_ns\": below 1000 ns");
+			       ":2: field \"costs.irq_interval_ns\": 999 ns is below 1000 ns");
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"context_switch_ns\": \"x\",\n"
 			       " \"context_switch_ns\": 600 } }",
 			       ":3: field \"costs.context_switch_ns\": given twice in one object");

@@ -192,9 +192,13 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 			 (unsigned long long)k->irq_interval_ns);
 		return jfail(c, "costs.irq_ns", msg);
 	}
-	if (k->irq_interval_ns && k->irq_interval_ns < IRQ_INTERVAL_MIN_NS)
-		return jfail(c, "costs.irq_interval_ns",
-			     "below 1000 ns: over a million interruptions a second per CPU");
+	if (k->irq_interval_ns && k->irq_interval_ns < IRQ_INTERVAL_MIN_NS) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "%llu ns is below %d ns: over a million interruptions "
+			 "a second per CPU", (unsigned long long)k->irq_interval_ns, IRQ_INTERVAL_MIN_NS);
+		return jfail(c, "costs.irq_interval_ns", msg);
+	}
 	/* A receive side this file gives is part of the send it knows of. */
 	if (json_object_object_get_ex(o, "tcp_rx_softirq_ns", NULL) &&
 	    k->tcp_rx_softirq_ns > k->tcp_send_ns)
