@@ -271,10 +271,7 @@ int cmd_calibrate(int argc, char **argv)
 		k.irq_ns = clamp_ns(irq_mean, 1);
 		k.irq_interval_ns = clamp_ns(1e9 / irq_per_s, 2 * k.irq_ns + 1);
 		/* One gap in a 100-ms repetition: at most what a cost file may give. */
-		if (k.irq_interval_ns > COST_NS_MAX)
-			k.irq_interval_ns = COST_NS_MAX;
-		if (2 * k.irq_ns >= k.irq_interval_ns)
-			k.irq_ns = (k.irq_interval_ns - 1) / 2;
+		costs_fit_irq(&k);
 		double keep = 1 - (double)k.irq_ns / (double)k.irq_interval_ns;
 		double *loops[] = { &sys, &prw, &yield, &rtt1, &urw, &rttp, &rttt, &rttu };
 

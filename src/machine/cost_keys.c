@@ -161,9 +161,17 @@ void cost_keys_order_idle(struct machine *m)
 		if (m->idle[i].halt_poll_ipi_send_ns > m->costs.ipi_send_ns)
 			m->idle[i].halt_poll_ipi_send_ns = m->costs.ipi_send_ns;
 	}
-	/* Interruptions as a cost file must give them: under half a CPU's time. */
-	if (m->costs.irq_interval_ns && m->costs.irq_interval_ns < IRQ_INTERVAL_MIN_NS)
-		m->costs.irq_interval_ns = IRQ_INTERVAL_MIN_NS;
-	if (m->costs.irq_interval_ns && 2 * m->costs.irq_ns >= m->costs.irq_interval_ns)
-		m->costs.irq_ns = (m->costs.irq_interval_ns - 1) / 2;
+	costs_fit_irq(&m->costs);
+}
+
+void costs_fit_irq(struct costs *k)
+{
+	if (!k->irq_interval_ns)
+		return;
+	if (k->irq_interval_ns < IRQ_INTERVAL_MIN_NS)
+		k->irq_interval_ns = IRQ_INTERVAL_MIN_NS;
+	if (k->irq_interval_ns > COST_NS_MAX)
+		k->irq_interval_ns = COST_NS_MAX;
+	if (2 * k->irq_ns >= k->irq_interval_ns)
+		k->irq_ns = (k->irq_interval_ns - 1) / 2;
 }

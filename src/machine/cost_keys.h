@@ -61,9 +61,15 @@ void cost_key_range(const struct machine *m, int k, struct cost_range *out);
  * shallower state's, a residency at least its latency), as cpuidle
  * requires, by raising the deeper state's; a host's halt-poll exit at
  * most its state's exit latency; a send into its poll at most
- * ipi_send_ns; and irq_interval_ns at least IRQ_INTERVAL_MIN_NS, irq_ns
- * under half of it.
+ * ipi_send_ns; and interruptions as costs_fit_irq() fits them.
  */
 void cost_keys_order_idle(struct machine *m);
+
+/*
+ * Interruptions as a cost file must give them (costs_json.c): with any,
+ * irq_interval_ns from IRQ_INTERVAL_MIN_NS to COST_NS_MAX, and irq_ns
+ * (ns) under half of it, cut to fit. For drawn profiles and calibrate.
+ */
+void costs_fit_irq(struct costs *k);
 
 #endif
