@@ -13,6 +13,7 @@
 
 #define IDEAL1 "tests/data/ideal-1cpu.json"
 #define IDEAL2 "tests/data/ideal-2cpu.json"
+#define IDEAL4_FUTEX "tests/data/ideal-4cpu-futex.json"
 
 static char out[1 << 16];
 static char dir[] = "/tmp/wakesim-wl-XXXXXX";
@@ -248,6 +249,41 @@ static void test_sched_pipe(void **state)
 	run(IDEAL2, "perf bench sched pipe --loop 10");
 	assert_non_null(strstr(out, "\n       2.000000 usecs/op\n"));
 	assert_non_null(strstr(out, " ops/sec\n"));
+	/* perf bench -f simple: sched pipe prints its total seconds alone. */
+	run(IDEAL2, "perf bench -f simple sched pipe -l 1000");
+	assert_true(!strncmp(out, "0.002\n", 6));
+}
+
+static void test_futex_wake(void **state)
+{
+	(void)state;
+	/*
+	 * perf bench futex wake on four CPUs where only FUTEX_WAIT and
+	 * FUTEX_WAKE cost (1000 ns each): the timed loop is the waker's eight
+	 * FUTEX_WAKE calls of one waiter each and the loop's own test after
+	 * each (1 ns), 8008 ns, whatever the woken threads do (their exit and
+	 * switches cost nothing); perf keeps whole microseconds, 8. Both runs
+	 * of -r 2 take the same time: a relative stddev of 0.
+	 */
+	run(IDEAL4_FUTEX, "perf bench -r 2 futex wake -t 8");
+	assert_non_null(strstr(out, "# Running 'futex/wake' benchmark:\n"));
+	assert_non_null(strstr(out, "blocking on 8 threads (at [private] futex 0x1000), waking up 1 at a time.\n"));
+	assert_non_null(strstr(out, "[Run 1]: Wokeup 8 of 8 threads in 0.0080 ms\n"));
+	assert_non_null(strstr(out, "[Run 2]: Wokeup 8 of 8 threads in 0.0080 ms\n"));
+	assert_non_null(strstr(out, "\nWokeup 8 of 8 threads in 0.0080 ms (+-0.00%)\n"));
+	assert_null(strstr(out, "[Run 3]"));
+	expect_near(number_after("result"), 0.008, 1e-9, "futex wake -t 8, ms");
+	/* -w 3: three calls (3 + 3 + 2 waiters); -s: no per-run line. */
+	run(IDEAL4_FUTEX, "perf bench -f simple futex wake -t 8 -w 3 -s");
+	assert_null(strstr(out, "[Run"));
+	assert_null(strstr(out, "# Running"));
+	assert_non_null(strstr(out, "waking up 3 at a time.\n\nWokeup 8 of 8 threads in 0.0030 ms (+-0.00%)\n"));
+	/* No -t: one thread per CPU the run may use (perf: per online CPU). */
+	run(IDEAL4_FUTEX, "perf bench -r 1 futex wake");
+	assert_non_null(strstr(out, "Wokeup 4 of 4 threads in 0.0040 ms"));
+	tu_sh(out, sizeof(out), "%s run --machine %s --cpus 1-2 -- perf bench -r 1 futex wake",
+	      tu_wakesim(), IDEAL4_FUTEX);
+	assert_non_null(strstr(out, "Wokeup 2 of 2 threads in 0.0020 ms"));
 }
 
 static void test_tbench(void **state)
@@ -538,7 +574,15 @@ static void test_flags(void **state)
 	expect_usage_error("pgbench --buffer-hit 101", "--buffer-hit: \"101\" is not an integer in 0..100");
 	expect_usage_error("pgbench -c 2 -T 1 -t 5", "either a number of transactions");
 	expect_usage_error("context_switch1 -t 0", "-t");
-	expect_usage_error("perf bench sched messaging", "(got \"perf bench sched messaging\")");
+	expect_usage_error("perf bench sched messaging",
+			   "only \"sched pipe\" and \"futex wake\" are simulated (got \"sched messaging\")");
+	expect_usage_error("perf stat hackbench", "only \"perf bench\" is simulated");
+	expect_usage_error("perf bench -f json sched pipe", "-f takes default or simple (got \"json\")");
+	expect_usage_error("perf bench -r 0 futex wake", "-r: \"0\" is not an integer");
+	expect_usage_error("perf bench futex wake -r 2", "unknown option \"-r\"");
+	expect_usage_error("perf bench futex wake -t 0", "-t: \"0\" is not an integer");
+	expect_usage_error("perf bench futex wake -w", "option -w needs a value");
+	expect_usage_error("perf bench futex", "(got \"futex\")");
 	expect_usage_error("netperf -t TCP_RR --steady-window 0.1", "need --until-steady");
 	expect_usage_error("tbench 2 --until-steady --steady-tolerance 0", "--steady-tolerance");
 	expect_usage_error("pgbench -c 2 -t 10 --until-steady", "needs a duration (-T)");
@@ -595,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_netperf),
 		cmocka_unit_test(test_context_switch1),
 		cmocka_unit_test(test_sched_pipe),
+		cmocka_unit_test(test_futex_wake),
 		cmocka_unit_test(test_tbench),
 		cmocka_unit_test(test_until_steady_long_runs),
 		cmocka_unit_test(test_tbench_bad_loadfiles),

@@ -18,6 +18,7 @@
 #include "ipc/chan.h"
 #include "ipc/wait.h"
 #include "launcher.h"
+#include "perfbench.h"
 
 #define SP_DEFAULT_LOOPS 1000000	/* sched-pipe.c's DEFAULT_LOOPS */
 #define SP_WSS_BYTES (8 * 1024)	/* a stack and one int: context_switch1's figure */
@@ -41,6 +42,7 @@ struct sp_task {
 struct sched_pipe {
 	long loops;
 	bool threaded;
+	bool simple;	/* perf bench -f simple: the total seconds alone */
 	struct chan pipe1, pipe2;
 	struct sp_task main;	/* the parent; worker 1 too unless -T */
 	struct sp_task worker[2];
@@ -49,13 +51,6 @@ struct sched_pipe {
 	int mm_id;
 	u64 start_ns, stop_ns;
 };
-
-const char schedpipe_usage[] =
-	"Usage: perf bench sched pipe [-l LOOPS] [-T]     (perf's flags)\n"
-	"  -l, --loop N    round trips (default 1000000)\n"
-	"  -T, --threaded  two threads of one process instead of a forked child\n"
-	"Output: perf's \"Total time\", usecs/op and ops/sec; result: usecs/op\n"
-	"(one round trip). Pin it as perf runs under taskset: --cpus 0.\n";
 
 /* The worker loop; returns true with out set, false when the loops are done. */
 static bool worker_step(struct sim *sim, struct sp_task *t, struct task_struct *p,
@@ -222,6 +217,10 @@ static void sp_report(struct sim *sim, struct workload *wl, FILE *out)
 	unsigned long long usec = (unsigned long long)(sp_total_ns(sp) / 1e3);
 
 	(void)sim;
+	if (sp->simple) {
+		fprintf(out, "%llu.%03llu\n", usec / 1000000, usec % 1000000 / 1000);
+		return;
+	}
 	fprintf(out, "# Running 'sched/pipe' benchmark:\n");
 	fprintf(out, "# Executed %ld pipe operations between two %s\n\n", sp->loops,
 		sp->threaded ? "threads" : "processes");
@@ -287,7 +286,8 @@ static const struct workload_ops sp_ops = {
 	.done_fraction = sp_done_fraction,
 };
 
-struct workload *schedpipe_create(int argc, char **argv, bool *help, char *err, size_t errlen)
+struct workload *schedpipe_new(int argc, char **argv, const struct perf_bench_opts *o, char *err,
+			       size_t errlen, bool *help)
 {
 	static const struct option longopts[] = {
 		{ "loop", required_argument, NULL, 'l' }, { "threaded", no_argument, NULL, 'T' },
@@ -298,24 +298,7 @@ struct workload *schedpipe_create(int argc, char **argv, bool *help, char *err, 
 	bool threaded = false;
 	int c;
 
-	if (argc < 4 || strcmp(argv[1], "bench") || strcmp(argv[2], "sched") ||
-	    strcmp(argv[3], "pipe")) {
-		if (argc >= 2 && !strcmp(argv[1], "--help")) {
-			*help = true;
-			snprintf(err, errlen, "%s", schedpipe_usage);
-			return NULL;
-		}
-		char got[160] = "";
-
-		for (int i = 1; i < argc && i < 4; i++)
-			snprintf(got + strlen(got), sizeof(got) - strlen(got), " %s", argv[i]);
-		snprintf(err, errlen, "perf: only \"perf bench sched pipe\" is simulated (got \"perf%s\")",
-			 got);
-		return NULL;
-	}
 	/* getopt sees "pipe" as its argv[0]. */
-	argc -= 3;
-	argv += 3;
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, ":l:Th", longopts, NULL)) != -1) {
@@ -327,22 +310,13 @@ struct workload *schedpipe_create(int argc, char **argv, bool *help, char *err, 
 		case 'T':
 			threaded = true;
 			break;
-		case 'h':
-			*help = true;
-			snprintf(err, errlen, "%s", schedpipe_usage);
-			return NULL;
-		case ':':
-			snprintf(err, errlen, "%s: option %s needs a value", tool, argv[optind - 1]);
-			return NULL;
 		default:
-			wl_bad_option(tool, argc, argv, err, errlen);
+			perf_opt_fail(c, tool, argc, argv, err, errlen, help);
 			return NULL;
 		}
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "%s: unexpected argument \"%s\"", tool, argv[optind]);
+	if (perf_no_operands(tool, argc, argv, err, errlen))
 		return NULL;
-	}
 
 	struct workload *wl = calloc(1, sizeof(*wl));
 	struct sched_pipe *sp = calloc(1, sizeof(*sp));
@@ -357,6 +331,7 @@ struct workload *schedpipe_create(int argc, char **argv, bool *help, char *err, 
 	wl->priv = sp;
 	sp->loops = loops;
 	sp->threaded = threaded;
+	sp->simple = o->simple;
 	chan_init(&sp->pipe1, CHAN_PIPE);
 	chan_init(&sp->pipe2, CHAN_PIPE);
 	init_waitqueue_head(&sp->child_exit);

@@ -22,8 +22,8 @@ static const struct load_alias pgbench_loads[] = {
 static const struct load_alias wis_loads[] = {
 	{ "tasks", "-t" }, { "threads", "-t" }, { "processes", "-t" }, { NULL, NULL },
 };
-static const struct load_alias schedpipe_loads[] = {
-	{ "loops", "-l" }, { NULL, NULL },
+static const struct load_alias perf_loads[] = {
+	{ "loops", "-l" }, { "threads", "-t" }, { NULL, NULL },
 };
 static const struct load_alias schbench_loads[] = {
 	{ "workers", "-t" }, { "messages", "-m" }, { "rps", "-R" }, { NULL, NULL },
@@ -45,8 +45,9 @@ const struct workload_def workload_defs[] = {
 	{ "context_switch1_threads", "the same, thread variant", wis_usage, wis_create, wis_loads },
 	{ "schbench", "schbench: message and worker threads; wakeup/request latency percentiles, RPS",
 	  schbench_usage, schbench_create, schbench_loads },
-	{ "perf", "perf bench sched pipe: two tasks ping-pong an int over two pipes; usecs/op",
-	  schedpipe_usage, schedpipe_create, schedpipe_loads },
+	{ "perf", "perf bench sched pipe (a two-task pipe ping-pong; usecs/op) and futex wake "
+		  "(one thread wakes N; ms)",
+	  perf_usage, perf_create, perf_loads },
 	{ "rt-app", "rt-app: tasks described by an rt-app JSON file; timer wake-up latency",
 	  rtapp_usage, rtapp_create, NULL },
 	{ "replay", "a recorded trace (perf sched record, trace-cmd, ftrace) replayed; Time in s",

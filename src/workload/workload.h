@@ -53,12 +53,12 @@ struct workload *tbench_create(int argc, char **argv, bool *help, char *err, siz
 struct workload *pgbench_create(int argc, char **argv, bool *help, char *err, size_t errlen);
 struct workload *schbench_create(int argc, char **argv, bool *help, char *err, size_t errlen);
 struct workload *rtapp_create(int argc, char **argv, bool *help, char *err, size_t errlen);
-struct workload *schedpipe_create(int argc, char **argv, bool *help, char *err, size_t errlen);
+struct workload *perf_create(int argc, char **argv, bool *help, char *err, size_t errlen);
 struct workload *replay_create(int argc, char **argv, bool *help, char *err, size_t errlen);
 
 extern const char hackbench_usage[], wis_usage[], netperf_usage[], tbench_usage[],
 	pgbench_usage[], schbench_usage[], rtapp_usage[], replay_usage[],
-	schedpipe_usage[];
+	perf_usage[];
 
 /*
  * The longest time option a workload accepts (s): a run stops after an
