@@ -445,6 +445,19 @@ static void test_bad_profiles(void **state)
 			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
 			       " \"halt_poll_ipi_send_ns\": 2000 } ] }",
 			       "field \"idle_states[0].halt_poll_ipi_send_ns\": needs halt_poll_us above 0");
+	/* An adapting host's maximum needs a window to start from, and holds it. */
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
+			       " \"halt_poll_max_us\": 200 } ] }",
+			       "field \"idle_states[0].halt_poll_max_us\": needs halt_poll_us above 0");
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
+			       " \"halt_poll_us\": 100, \"halt_poll_exit_latency_us\": 1, \"halt_poll_max_us\": 50 } ] }",
+			       "field \"idle_states[0].halt_poll_max_us\": below halt_poll_us");
+	expect_profile_refused("{ \"name\": \"x\", \"idle_states\": [\n"
+			       " { \"name\": \"C1\", \"exit_latency_us\": 5, \"target_residency_us\": 5,"
+			       " \"halt_poll_us\": 100, \"halt_poll_exit_latency_us\": 1, \"halt_poll_max_us\": -3 } ] }",
+			       "field \"idle_states[0].halt_poll_max_us\"");
 	/* Found by a bad-input trial: a send into the host's poll dearer than
 	 * the one outside it was taken (the run then never ended), and a
 	 * polling state was told it needed a poll window. */
@@ -686,6 +699,37 @@ static void test_calibrate(void **state)
 			       "(($c.irq_interval_ns * $m.irq_per_s - 1e9) | fabs <= "
 			       "$c.irq_interval_ns / 2 + $m.irq_per_s) and $c.irq_ns * 2 < $c.irq_interval_ns end)' %s",
 			       path), 0);
+	/*
+	 * A host that adapts its poll window has its maximum written only when
+	 * the 100-us probe's late wake-ups were short (under the midpoint of
+	 * a short halt's and a 2-ms one's), 200 us unless the 250-us ones were
+	 * short too (250); whatever this machine's host does.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured as $m | "
+			       ".idle_states[0].halt_poll_max_us as $x | "
+			       "if $x == null then true else "
+			       "(($m.idle_short_wake_ns + $m.idle_2ms_wake_ns) / 2) as $mid | "
+			       "($m.halt_adapt_100us_wake_ns < $mid) and "
+			       "($x == (if $m.halt_adapt_250us_wake_ns < $mid then 250 else 200 end)) end' %s",
+			       path), 0);
+	/*
+	 * FUTEX_WAKE with nobody waiting is futex_ns, a loop's mean, so less
+	 * the interruptions' share as the other loops (within 2 ns: rounded).
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured as $m | .costs as $c | "
+			       "(if $c.irq_interval_ns then 1 - $c.irq_ns / $c.irq_interval_ns else 1 end) as $keep | "
+			       "($m.futex_wake_ns > 0) and ($c.futex_ns - $m.futex_wake_ns * $keep | fabs <= 2)' %s",
+			       path), 0);
+	/*
+	 * A thread's creation is the creator's clone_ns: pthread_create()'s
+	 * time to return. Its exit is the time from its last instant to the
+	 * join's return less the joiner's wake-up and the switch to it, with
+	 * calibrate's 100 ns floor. The raw figures are rounded: within 2 ns.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured as $m | .costs as $c | "
+			       "($m.thread_create_ns > 0) and ($c.clone_ns - $m.thread_create_ns | fabs <= 2) and "
+			       "($c.thread_exit_ns - ([100, $m.thread_exit_to_join_ns - $c.context_switch_ns - "
+			       "$c.ttwu_ns] | max) | fabs <= 2)' %s", path), 0);
 	/*
 	 * A pipe's write + read (an AF_UNIX send + recv) is the alternating
 	 * figure less the interruptions' share of it, irq_ns / irq_interval_ns

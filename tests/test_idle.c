@@ -641,6 +641,69 @@ static void test_halt_poll_exit(void **state)
 }
 
 /*
+ * A host that adapts the window (KVM's kvm_vcpu_halt()): probe-2s's C1E
+ * (exit 10 us) with a window starting at 20 us, polled halts ending in 3
+ * us, and a 200-us maximum. CPU 1 halts and is woken (an IPI) these many
+ * us into each halt; the halt KVM weighs runs to the vCPU's return, the
+ * exit included:
+ *   50 (window 20: exit 10; 60 > 20, under 200: doubles to 40),
+ *   50 (40: exit 10; 60 > 40: doubles to 80),
+ *   50 (80: polled, exit 3; 53 within it: stays 80),
+ *   250 (80: exit 10; 260 > 200: reset to 0),
+ *   5 (0: exit 10; 15 > 0, under 200: grows to the 10-us start),
+ *   5 (10: polled, exit 3; 8 within it: stays 10).
+ * A window of 160 and a halt woken at 180 us (exit 10, 190 under 200)
+ * doubles to 320, held at the 200 maximum. A tick that ends a halt
+ * counts as a wake-up does: at 30 us into a 20-us window, exit 10, 40
+ * doubles it to 40.
+ */
+static void test_halt_poll_adapts(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/probe-2s.json");
+	struct idle_state *c1e = &m->idle[2];
+	static const u64 woken_us[] = { 50, 50, 50, 250, 5, 5 };
+	static const u64 exit_us[] = { 10, 10, 3, 10, 10, 3 };
+	static const u64 window_us[] = { 40, 80, 80, 0, 10, 10 };
+
+	c1e->halt_poll_ns = 20 * NSEC_PER_USEC;
+	c1e->halt_poll_exit_ns = 3 * NSEC_PER_USEC;
+	c1e->halt_poll_max_ns = 200 * NSEC_PER_USEC;
+	struct sim *sim = tu_sim(m, "default");
+	struct rq *rq = &sim->rq[1];
+	u64 t = NOW;
+
+	assert_int_equal(rq->halt_poll_ns, 20 * NSEC_PER_USEC);
+	for (int i = 0; i < 6; i++) {
+		idle_in(sim, 1, 2, t);
+		sim->now = t + woken_us[i] * NSEC_PER_USEC;
+		exec_handle_ipi(sim, 1);
+		assert_int_equal(rq->ev_run.time, sim->now + exit_us[i] * NSEC_PER_USEC);
+		assert_int_equal(rq->halt_poll_ns, window_us[i] * NSEC_PER_USEC);
+		evq_cancel(&sim->eng.evq, &rq->ev_run);
+		t += NSEC_PER_MSEC;
+	}
+	rq->halt_poll_ns = 160 * NSEC_PER_USEC;
+	idle_in(sim, 1, 2, t);
+	sim->now = t + 180 * NSEC_PER_USEC;
+	exec_handle_ipi(sim, 1);
+	assert_int_equal(rq->halt_poll_ns, 200 * NSEC_PER_USEC);
+	tu_sim_free(sim);
+
+	/* The tick's end of a halt. */
+	sim = tu_sim(m, "default");
+	rq = &sim->rq[1];
+	idle_in(sim, 1, 2, NOW);
+	sim->now = NOW + 30 * NSEC_PER_USEC;
+	sim->this_cpu = 1;
+	idle_tick(sim, rq);
+	assert_int_equal(rq->halt_poll_ns, 40 * NSEC_PER_USEC);
+	sim->this_cpu = -1;
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/*
  * The waker's side of the same window: an IPI sent to a vCPU its host is
  * still polling costs the sender the state's halt_poll_ipi_send_ns (the
  * guest's VM exit, no host wake-up of the vCPU thread), one to a vCPU
@@ -769,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_newidle_holds_timers),
 		cmocka_unit_test(test_newidle_cost_is_time),
 		cmocka_unit_test(test_halt_poll_exit),
+		cmocka_unit_test(test_halt_poll_adapts),
 		cmocka_unit_test(test_halt_poll_ipi_send),
 		cmocka_unit_test(test_mwait_wakes_without_ipi),
 	};

@@ -13,7 +13,9 @@
 #include <string.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <linux/futex.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -186,6 +188,23 @@ double calib_syscall_ns(const struct calib_opts *o)
 
 		for (long i = 0; i < n; i++)
 			(void)getppid();
+		r[rep] = (double)(now_ns() - t0) / (double)n;
+	}
+	return median(r, REPS);
+}
+
+double calib_futex_ns(const struct calib_opts *o)
+{
+	static uint32_t word;
+	double r[REPS];
+	long n = iters(o, 1000000);
+
+	for (int rep = 0; rep < REPS; rep++) {
+		uint64_t t0 = now_ns();
+
+		for (long i = 0; i < n; i++)
+			if (syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) < 0)
+				return -1;
 		r[rep] = (double)(now_ns() - t0) / (double)n;
 	}
 	return median(r, REPS);
@@ -383,6 +402,64 @@ double calib_yield_switch_ns(int cpu, const struct calib_opts *o)
 		r[rep] = (double)(t1 - t0) / (double)(2 * y.n);
 	}
 	return median(r, REPS);
+}
+
+/* ---- a thread's creation and exit ---- */
+
+struct thread_stamps {
+	uint64_t first, last;	/* the child's first and last user-space instants */
+};
+
+static void *stamped_thread(void *arg)
+{
+	struct thread_stamps *s = arg;
+
+	s->first = now_ns();
+	s->last = now_ns();
+	return NULL;
+}
+
+int calib_thread_ns(int cpu, const struct calib_opts *o, double *create_ns, double *exit_ns)
+{
+	long n = iters(o, 2000), nc = 0;
+	double *create = malloc((size_t)n * sizeof(*create)), *exit = malloc((size_t)n * sizeof(*exit));
+	double rc[REPS], rx[REPS];
+	int ret = -1;
+
+	if (!create || !exit || pin(cpu))
+		goto out;
+	for (int rep = 0; rep < REPS; rep++) {
+		nc = 0;
+		for (long i = 0; i < n; i++) {
+			struct thread_stamps s = { 0 };
+			pthread_t t;
+			uint64_t t0 = now_ns();
+
+			if (pthread_create(&t, NULL, stamped_thread, &s))
+				goto out;
+			uint64_t t1 = now_ns();
+
+			if (pthread_join(t, NULL))
+				goto out;
+			uint64_t t2 = now_ns();
+
+			/* A child that ran first put its own time into the creation. */
+			if (s.first >= t1)
+				create[nc++] = (double)(t1 - t0);
+			exit[i] = (double)(t2 - s.last);
+		}
+		if (!nc)
+			goto out;
+		rc[rep] = median(create, (int)nc);
+		rx[rep] = median(exit, (int)n);
+	}
+	*create_ns = median(rc, REPS);
+	*exit_ns = median(rx, REPS);
+	ret = 0;
+out:
+	free(create);
+	free(exit);
+	return ret;
 }
 
 /* ---- pipe ping-pong and wake-up latency ---- */
@@ -655,6 +732,56 @@ int calib_halt_poll(int cpu_a, int cpu_b, double long_ns, const struct calib_opt
 		above = 0;
 		hp->window_us = ladder[i];
 	}
+	return 0;
+}
+
+/*
+ * Whether the host's poll window grows to cover halts of idle_us: the
+ * partner on cpu_b first halts 2 ms (longer than any host's maximum, so
+ * KVM resets its window to 0), then is woken HALT_ADAPT_WAKES times after
+ * idle_us of the waker spinning on cpu_a (spinning, so that only the
+ * partner halts). A host that adapts polls through the last wake-ups.
+ */
+#define HALT_ADAPT_WAKES 16
+#define HALT_ADAPT_LAST 6
+
+int calib_halt_poll_adapt(int cpu_a, int cpu_b, int idle_us, double *late_ns)
+{
+	uint64_t lat[HALT_ADAPT_WAKES];
+	double last[REPS];
+	char c = 1;
+
+	for (int rep = 0; rep < REPS; rep++) {
+		struct piper p = { .cpu = cpu_b, .n = HALT_ADAPT_WAKES, .lat = lat };
+		pthread_t t;
+		long i;
+
+		if (piper_open(&p))
+			return -1;
+		if (pin(cpu_a) || pthread_create(&t, NULL, pipe_partner, &p)) {
+			piper_close(&p);
+			return -1;
+		}
+		for (i = 0; i < HALT_ADAPT_WAKES; i++) {
+			uint64_t t0 = now_ns(), spin = (i ? (uint64_t)idle_us : 2000) * 1000;
+
+			while (now_ns() - t0 < spin)
+				;
+			atomic_store(&p.stamp, now_ns());
+			if (write(p.a[1], &c, 1) != 1 || read(p.b[0], &c, 1) != 1)
+				break;
+		}
+		pthread_join(t, NULL);
+		piper_close(&p);
+		if (p.failed || i < HALT_ADAPT_WAKES)
+			return -1;
+		double v[HALT_ADAPT_LAST];
+
+		for (int k = 0; k < HALT_ADAPT_LAST; k++)
+			v[k] = (double)lat[HALT_ADAPT_WAKES - HALT_ADAPT_LAST + k];
+		last[rep] = median(v, HALT_ADAPT_LAST);
+	}
+	*late_ns = median(last, REPS);
 	return 0;
 }
 

@@ -29,6 +29,8 @@ double calib_c2c_ns(int a, int b, const struct calib_opts *o);
 double calib_chase_ns(int cpu, unsigned long bytes, const struct calib_opts *o);
 /* A trivial syscall (getppid), entry to exit. */
 double calib_syscall_ns(const struct calib_opts *o);
+/* FUTEX_WAKE on a private word nobody waits on: the syscall, the key and the hash bucket. */
+double calib_futex_ns(const struct calib_opts *o);
 /* write(2) of one byte to a pipe and read(2) of it back, by one thread. */
 double calib_pipe_rw_ns(const struct calib_opts *o);
 /* One byte written to an AF_UNIX stream socket pair and read back: the
@@ -47,6 +49,16 @@ int calib_pipe_split(const struct calib_opts *o, double *write_ns, double *read_
 int calib_unix_split(const struct calib_opts *o, double *send_ns, double *recv_ns);
 /* sched_yield() between two threads pinned to cpu: one switch each. */
 double calib_yield_switch_ns(int cpu, const struct calib_opts *o);
+/*
+ * A thread's creation and exit, one thread at a time on cpu (the child
+ * inherits the pin): *create_ns, pthread_create() until it returns to
+ * the creator (the clone and glibc's work), over the creations the child
+ * did not run first; *exit_ns, the child's last user-space instant until
+ * the creator's pthread_join() returns (glibc's teardown, the kernel's
+ * exit, the wake-up of the joiner and the switch to it). Medians of single
+ * threads. Returns 0, or -1 (pinning or pthread_create() failed).
+ */
+int calib_thread_ns(int cpu, const struct calib_opts *o, double *create_ns, double *exit_ns);
 /* One-byte ping-pong over two pipes between threads: the round trip. */
 double calib_pipe_rtt_ns(int cpu_a, int cpu_b, const struct calib_opts *o);
 /*
@@ -111,5 +123,13 @@ struct calib_halt_poll {
 };
 int calib_halt_poll(int cpu_a, int cpu_b, double long_ns, const struct calib_opts *o,
 		    struct calib_halt_poll *hp);
+/*
+ * Whether the host's window adapts (KVM's halt_poll_ns_grow): after a
+ * 2-ms halt of cpu_b, sixteen wake-ups of it from cpu_a, each after
+ * idle_us of cpu_a spinning; *late_ns is the median latency of the last
+ * six (median over 5 repetitions). Short, as a halt in the window, where
+ * the host grows its window past idle_us. Returns 0 or -1.
+ */
+int calib_halt_poll_adapt(int cpu_a, int cpu_b, int idle_us, double *late_ns);
 
 #endif

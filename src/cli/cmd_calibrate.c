@@ -59,7 +59,8 @@
 static const char calibrate_usage[] =
 	"Usage: wakesim calibrate [--quick] [-o FILE]\n"
 	"Measures this machine (cache-line transfers between CPU pairs, syscalls,\n"
-	"pipes, loopback sockets, context switches, wake-ups of busy and idle CPUs)\n"
+	"pipes, loopback sockets, context switches, a thread's creation and exit,\n"
+	"wake-ups of busy and idle CPUs)\n"
 	"with real threads and writes a cost profile for `host` (JSON; stdout\n"
 	"without -o). Use it as\n"
 	"  wakesim run --machine host --cost-profile FILE -- WORKLOAD\n"
@@ -212,6 +213,10 @@ int cmd_calibrate(int argc, char **argv)
 	if (calib_unix_split(&co, &uw, &ur))
 		uw = ur = -1;
 	double rttt = calib_tcp_rtt_ns(0, &co), rttu = calib_udp_rtt_ns(0, &co);
+	double thr_create = -1, thr_exit = -1, futex = calib_futex_ns(&co);
+
+	if (calib_thread_ns(0, &co, &thr_create, &thr_exit))
+		thr_create = thr_exit = -1;
 	double wake = -1, wake_write = -1;
 
 	struct calib_halt_poll hp = { .window_us = 0 };
@@ -220,6 +225,25 @@ int cmd_calibrate(int argc, char **argv)
 		wake = wake_write = -1;
 	if (wake > 0 && calib_halt_poll(0, other, wake, &co, &hp))
 		hp.window_us = 0;
+	/*
+	 * A polling host that adapts its window (KVM's kvm_vcpu_halt()) grows
+	 * it past 100-us halts and never past 250-us ones when its maximum is
+	 * KVM's x86 default, 200 us (KVM_HALT_POLL_NS_DEFAULT): the halt it
+	 * weighs includes the slow wake-up that ends it, so a 250-us halt
+	 * outlasts 200. One that grows past 250 too gets 250, a floor.
+	 */
+	double adapt100 = -1, adapt250 = -1;
+	u64 poll_max_us = 0;
+
+	if (hp.window_us && !calib_halt_poll_adapt(0, other, 100, &adapt100) &&
+	    !calib_halt_poll_adapt(0, other, 250, &adapt250)) {
+		double mid = (hp.short_ns + wake) / 2;
+
+		json_object_object_add(raw, "halt_adapt_100us_wake_ns", num(adapt100));
+		json_object_object_add(raw, "halt_adapt_250us_wake_ns", num(adapt250));
+		if (adapt100 < mid)
+			poll_max_us = adapt250 < mid ? 250 : 200;
+	}
 	if (hp.window_us) {
 		json_object_object_add(raw, "idle_short_wake_ns", num(hp.short_ns));
 		json_object_object_add(raw, "idle_short_wake_write_ns", num(hp.short_write_ns));
@@ -251,6 +275,9 @@ int cmd_calibrate(int argc, char **argv)
 	json_object_object_add(raw, "tcp_rtt_one_cpu_ns", num(rttt));
 	json_object_object_add(raw, "udp_rtt_one_cpu_ns", num(rttu));
 	json_object_object_add(raw, "pipe_rtt_one_cpu_processes_ns", num(rttp));
+	json_object_object_add(raw, "futex_wake_ns", num(futex));
+	json_object_object_add(raw, "thread_create_ns", num(thr_create));
+	json_object_object_add(raw, "thread_exit_to_join_ns", num(thr_exit));
 	json_object_object_add(raw, "idle_2ms_wake_ns", num(wake));
 	json_object_object_add(raw, "idle_2ms_wake_write_ns", num(wake_write));
 	if (sys < 0 || prw < 0 || yield < 0 || rtt1 < 0) {
@@ -273,7 +300,7 @@ int cmd_calibrate(int argc, char **argv)
 		/* One gap in a 100-ms repetition: at most what a cost file may give. */
 		costs_fit_irq(&k);
 		double keep = 1 - (double)k.irq_ns / (double)k.irq_interval_ns;
-		double *loops[] = { &sys, &prw, &yield, &rtt1, &urw, &rttp, &rttt, &rttu };
+		double *loops[] = { &sys, &prw, &yield, &rtt1, &urw, &rttp, &rttt, &rttu, &futex };
 
 		for (size_t i = 0; i < sizeof(loops) / sizeof(loops[0]); i++)
 			if (*loops[i] > 0)
@@ -317,6 +344,18 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (rttp > 0)
 		k.mm_switch_ns = clamp_ns((rttp - rtt1) / 2, 0);
+	/* A FUTEX_WAIT or FUTEX_WAKE's own work, its wake-ups aside. */
+	if (futex > 0)
+		k.futex_ns = clamp_ns(futex, 20);
+	/*
+	 * pthread_create() is the creator's clone_ns. From the child's last
+	 * instant to the join's return the child exits (thread_exit_ns), its
+	 * exit wakes the joiner on the same CPU and switches to it.
+	 */
+	if (thr_create > 0)
+		k.clone_ns = clamp_ns(thr_create, 100);
+	if (thr_exit > 0)
+		k.thread_exit_ns = clamp_ns(thr_exit - (double)(k.context_switch_ns + k.ttwu_ns), 100);
 	/*
 	 * The waker's write() that wakes a reader on an idle CPU costs the
 	 * write, the wake-up and the selection, and sending the IPI: what
@@ -368,6 +407,9 @@ int cmd_calibrate(int argc, char **argv)
 			/* A halt the host polls through: what a short one costs. */
 			if (hp.window_us && !st->mwait) {
 				st->halt_poll_ns = (u64)hp.window_us * 1000;
+				st->halt_poll_max_ns = poll_max_us * 1000;
+				if (st->halt_poll_max_ns && st->halt_poll_max_ns < st->halt_poll_ns)
+					st->halt_poll_max_ns = st->halt_poll_ns;
 				st->halt_poll_ipi_send_ns = poll_send;
 				st->halt_poll_send_set = poll_send_set;
 				st->halt_poll_exit_ns = clamp_ns(poll_exit, 0);
@@ -391,9 +433,9 @@ int cmd_calibrate(int argc, char **argv)
 	}
 
 	/* Where the states came from: a reader's assumption stays visible. */
-	char idle_src[768];
+	char idle_src[1024];
 
-	snprintf(idle_src, sizeof(idle_src), "%s; exit latencies of non-polling states: %s%s",
+	snprintf(idle_src, sizeof(idle_src), "%s; exit latencies of non-polling states: %s%s%s",
 		 m.assumed[ASSUMED_IDLE][0] ? m.assumed[ASSUMED_IDLE]
 					    : "names, exit latencies and target residencies from /sys",
 		 wake > 0 ? "raised to what a 2 ms-idle CPU's wake-up measured beyond the other "
@@ -404,7 +446,13 @@ int cmd_calibrate(int argc, char **argv)
 				"that halt-polls, and an IPI to one costs its sender "
 				"halt_poll_ipi_send_ns (idle_short_wake_write_ns less the "
 				"write, ttwu_ns and select_ns)"
-			      : "");
+			      : "",
+		 poll_max_us ? "; the host grows a vCPU's window past 100-us halts "
+			       "(halt_adapt_100us_wake_ns, short) and not past 250-us ones "
+			       "(halt_adapt_250us_wake_ns): KVM's adaptive halt polling, "
+			       "halt_poll_max_us its maximum (x86's default 200 us, or 250 "
+			       "as a floor when 250-us halts are polled too)"
+			     : "");
 
 	struct utsname u;
 	char desc[300];
@@ -439,6 +487,9 @@ int cmd_calibrate(int argc, char **argv)
 			if (m.idle[s].halt_poll_send_set)
 				json_object_object_add(st, "halt_poll_ipi_send_ns",
 						       json_object_new_int64((int64_t)m.idle[s].halt_poll_ipi_send_ns));
+			if (m.idle[s].halt_poll_max_ns)
+				json_object_object_add(st, "halt_poll_max_us",
+						       json_object_new_int64((int64_t)(m.idle[s].halt_poll_max_ns / 1000)));
 		}
 		json_object_array_add(states, st);
 	}
@@ -456,6 +507,12 @@ int cmd_calibrate(int argc, char **argv)
 	PUT(ttwu_ns);
 	if (rttp > 0)
 		PUT(mm_switch_ns);
+	if (futex > 0)
+		PUT(futex_ns);
+	if (thr_create > 0)
+		PUT(clone_ns);
+	if (thr_exit > 0)
+		PUT(thread_exit_ns);
 	if (urw > 0) {
 		PUT(unix_send_ns);
 		PUT(unix_recv_ns);

@@ -568,6 +568,7 @@ void exec_handle_ipi(struct sim *sim, int cpu)
 	case CPU_MODE_IDLE: {
 		u64 exit_ns = idle_exit_latency(sim, rq);
 
+		halt_poll_adapt(sim, rq, sim->now + exit_ns - rq->idle_enter_ns);
 		sim->met.idle_exits[rq->idle_state]++;
 		sim->met.idle_exit_ns += exit_ns;
 		rq->mode = CPU_MODE_EXITING;

@@ -80,10 +80,46 @@ static void idle_tick_step(struct sim *sim, struct rq *rq, bool stop_tick)
 	}
 }
 
+/* The window the host polls rq's halt for: the vCPU's own if it adapts. */
+static u64 halt_window(const struct rq *rq, const struct idle_state *st)
+{
+	if (!st->halt_poll_max_ns)
+		return st->halt_poll_ns;
+	return rq->halt_poll_ns < st->halt_poll_max_ns ? rq->halt_poll_ns : st->halt_poll_max_ns;
+}
+
 /* The host still polls rq's halt: it has not scheduled the vCPU out. */
 static bool halt_polled(const struct sim *sim, const struct rq *rq, const struct idle_state *st)
 {
-	return st->halt_poll_ns && sim->now - rq->idle_enter_ns < st->halt_poll_ns;
+	u64 w = halt_window(rq, st);
+
+	return w && sim->now - rq->idle_enter_ns < w;
+}
+
+#define KVM_HALT_POLL_GROW 2			/* halt_poll_ns_grow's default */
+#define KVM_HALT_POLL_GROW_START_NS 10000	/* halt_poll_ns_grow_start's default */
+
+void halt_poll_adapt(struct sim *sim, struct rq *rq, u64 halt_ns)
+{
+	const struct idle_state *st = &sim->m->idle[rq->idle_state];
+	u64 max = st->halt_poll_max_ns, w;
+
+	if (!max)
+		return;
+	/* kvm_vcpu_halt() clamps the window to the maximum before it polls. */
+	w = halt_window(rq, st);
+	if (halt_ns <= w)
+		return;
+	if (w && halt_ns > max) {
+		w = 0;	/* shrink_halt_poll_ns() with halt_poll_ns_shrink 0: reset */
+	} else if (w < max && halt_ns < max) {
+		w *= KVM_HALT_POLL_GROW;	/* grow_halt_poll_ns() */
+		if (w < KVM_HALT_POLL_GROW_START_NS)
+			w = KVM_HALT_POLL_GROW_START_NS;
+		if (w > max)
+			w = max;
+	}
+	rq->halt_poll_ns = w;
 }
 
 u64 idle_exit_latency(const struct sim *sim, const struct rq *rq)
@@ -160,6 +196,10 @@ void idle_tick(struct sim *sim, struct rq *rq)
 	sim->met.idle_ticks++;
 	menu_reflect(sim, rq, sim->now - rq->idle_enter_ns, true);
 	rq->idle_reflected = true;
+	/* The timer ends the halt too: the host's window adapts to it. */
+	u64 exit_ns = idle_exit_latency(sim, rq);
+
+	halt_poll_adapt(sim, rq, sim->now + exit_ns - rq->idle_enter_ns);
 	/* Out of the state while the handler runs: a resched now waits for it. */
 	rq->mode = CPU_MODE_EXITING;
 	idle_balance_tick(sim, rq);
@@ -167,7 +207,7 @@ void idle_tick(struct sim *sim, struct rq *rq)
 	if (rq->nr_running || rq->need_resched || rq->wake_list) {
 		/* It pulled work: the idle loop ends once the state is left. */
 		smt_update(sim, rq->cpu);
-		evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + idle_exit_latency(sim, rq));
+		evq_schedule(&sim->eng.evq, &rq->ev_run, sim->now + exit_ns);
 		return;
 	}
 	rq->mode = CPU_MODE_IDLE;

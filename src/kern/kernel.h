@@ -125,6 +125,13 @@ void idle_exit(struct sim *sim, struct rq *rq);
  */
 u64 idle_exit_latency(const struct sim *sim, const struct rq *rq);
 /*
+ * A vCPU's halt ended halt_ns (ns) after it began, its host's wake-up
+ * included: an adapting host (idle_state.halt_poll_max_ns) grows or
+ * resets rq's window as kvm_vcpu_halt() does (virt/kvm/kvm_main.c,
+ * v5.x-v6.x). Nothing for a fixed window or another state.
+ */
+void halt_poll_adapt(struct sim *sim, struct rq *rq, u64 halt_ns);
+/*
  * ns of the sender's CPU time to send rq's CPU an IPI: costs.ipi_send_ns,
  * or, to a virtual CPU halted less than its state's halt_poll_ns ago (its
  * host still polling it, so the send's VM exit need not wake the vCPU's

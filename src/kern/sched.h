@@ -323,6 +323,7 @@ struct rq {
 	enum cpu_mode mode;
 	int idle_state;			/* index into machine.idle while idle */
 	u64 idle_enter_ns;		/* when the CPU entered idle */
+	u64 halt_poll_ns;		/* a vCPU's adaptive halt-poll window (idle_state.halt_poll_max_ns) */
 	u64 idle_stamp;			/* set on new-idle balance, kernel name */
 	u64 avg_idle;			/* ns, update_avg() of idle durations */
 	u64 max_idle_balance_cost;	/* ns */

@@ -121,6 +121,10 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		rq->nohz_idle = !poll_boot;
 		rq->tick_stopped = !poll_boot;
 		menu_init(&rq->menu);
+		/* An adapting host's window starts where the profile says. */
+		for (int s = 0; s < m->nr_idle_states; s++)
+			if (m->idle[s].halt_poll_max_ns)
+				rq->halt_poll_ns = m->idle[s].halt_poll_ns;
 		rq->speed = m->topo.cpu[cpu].speed * 100;
 		rq->cpu_capacity = m->topo.cpu[cpu].capacity;
 		rq->avg_idle = 2 * cfg->tunables.migration_cost_ns;

@@ -522,6 +522,9 @@ void sched_domains_print(FILE *out, const struct machine *m, const struct sched_
 		if (m->idle[i].halt_poll_send_set)
 			fprintf(out, " (an IPI to it then costs its sender %g)",
 				(double)m->idle[i].halt_poll_ipi_send_ns / 1000);
+		if (m->idle[i].halt_poll_max_ns)
+			fprintf(out, " (the window adapts per vCPU, up to %g)",
+				(double)m->idle[i].halt_poll_max_ns / 1000);
 	}
 	fprintf(out, "%s\n", m->nr_idle_states ? "" : " none");
 	machine_print_assumed(out, m, "");

@@ -22,7 +22,7 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 {
 	static const char *const known[] = { "name", "exit_latency_us", "target_residency_us",
 					     "polling", "mwait", "halt_poll_us", "halt_poll_exit_latency_us",
-					     "halt_poll_ipi_send_ns", NULL };
+					     "halt_poll_ipi_send_ns", "halt_poll_max_us", NULL };
 
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) < 1 ||
 	    json_object_array_length(a) > WS_MAX_IDLE_STATES) {
@@ -36,7 +36,7 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 		json_object *s = json_object_array_get_idx(a, (size_t)i);
 		struct idle_state *st = &m->idle[i];
 		char prefix[32];
-		u64 lat = 0, res = 0, hp = 0, hp_lat = 0, hp_send = 0;
+		u64 lat = 0, res = 0, hp = 0, hp_lat = 0, hp_send = 0, hp_max = 0;
 
 		snprintf(prefix, sizeof(prefix), "idle_states[%d].", i);
 		char ipath[48];
@@ -52,13 +52,15 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 		    json_in_u64(c, s, prefix, "halt_poll_exit_latency_us", false, 0, COST_EXIT_US_MAX,
 				&hp_lat) ||
 		    json_in_u64(c, s, prefix, "halt_poll_ipi_send_ns", false, 0,
-				COST_NS_MAX, &hp_send))
+				COST_NS_MAX, &hp_send) ||
+		    json_in_u64(c, s, prefix, "halt_poll_max_us", false, 0, 1000000, &hp_max))
 			return -1;
 		st->exit_latency_ns = lat * 1000;
 		st->target_residency_ns = res * 1000;
 		st->halt_poll_ns = hp * 1000;
 		st->halt_poll_exit_ns = hp_lat * 1000;
 		st->halt_poll_ipi_send_ns = hp_send;
+		st->halt_poll_max_ns = hp_max * 1000;
 		st->halt_poll_send_set = json_object_object_get_ex(s, "halt_poll_ipi_send_ns", NULL);
 		st->polling = false;
 		st->mwait = false;
@@ -102,6 +104,12 @@ static int parse_idle_states(const struct json_in *c, json_object *a, struct mac
 			return jfail(c, strcat(ipath, ".halt_poll_us"),
 				     "needs halt_poll_exit_latency_us "
 				     "(what a halt the host polls through costs)");
+		if (!st->halt_poll_ns && st->halt_poll_max_ns)
+			return jfail(c, strcat(ipath, ".halt_poll_max_us"),
+				     "needs halt_poll_us above 0 (the window it starts from)");
+		if (st->halt_poll_max_ns && st->halt_poll_max_ns < st->halt_poll_ns)
+			return jfail(c, strcat(ipath, ".halt_poll_max_us"),
+				     "below halt_poll_us: the host never polls longer than its maximum");
 		if (st->halt_poll_exit_ns > st->exit_latency_ns)
 			return jfail(c, strcat(ipath, ".halt_poll_exit_latency_us"),
 				     "above exit_latency_us: a host poll ends a halt sooner, not later");

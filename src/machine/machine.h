@@ -72,6 +72,15 @@ struct idle_state {
 	 */
 	u64 halt_poll_ipi_send_ns;
 	bool halt_poll_send_set;
+	/*
+	 * A host that adapts the window (KVM's kvm_vcpu_halt(), virt/kvm/
+	 * kvm_main.c, v5.x-v6.x): its maximum, the halt_poll_ns module
+	 * parameter (ns). Each vCPU then keeps its own window, starting at
+	 * halt_poll_ns: a halt that outlasts it but not the maximum doubles
+	 * it (to at least 10 us, at most the maximum), one that outlasts the
+	 * maximum resets it to 0. 0: a fixed window of halt_poll_ns.
+	 */
+	u64 halt_poll_max_ns;
 };
 
 /*
