@@ -273,13 +273,14 @@ static void test_futex_wake(void **state)
 	assert_non_null(strstr(out, "\nWokeup 8 of 8 threads in 0.0080 ms (+-0.00%)\n"));
 	assert_null(strstr(out, "[Run 3]"));
 	expect_near(number_after("result"), 0.008, 1e-9, "futex wake -t 8, ms");
-	/* -w 3: three calls (3 + 3 + 2 waiters); -s: no per-run line. */
-	run(IDEAL4_FUTEX, "perf bench -f simple futex wake -t 8 -w 3 -s");
+	/* -w 3: three calls (3 + 3 + 2 waiters); -s: no per-run line; perf
+	 * bench's options joined to their values, as perf takes them. */
+	run(IDEAL4_FUTEX, "perf bench -fsimple futex wake -t 8 -w 3 -s");
 	assert_null(strstr(out, "[Run"));
 	assert_null(strstr(out, "# Running"));
 	assert_non_null(strstr(out, "waking up 3 at a time.\n\nWokeup 8 of 8 threads in 0.0030 ms (+-0.00%)\n"));
 	/* No -t: one thread per CPU the run may use (perf: per online CPU). */
-	run(IDEAL4_FUTEX, "perf bench -r 1 futex wake");
+	run(IDEAL4_FUTEX, "perf bench --repeat=1 futex wake");
 	assert_non_null(strstr(out, "Wokeup 4 of 4 threads in 0.0040 ms"));
 	tu_sh(out, sizeof(out), "%s run --machine %s --cpus 1-2 -- perf bench -r 1 futex wake",
 	      tu_wakesim(), IDEAL4_FUTEX);
@@ -583,6 +584,11 @@ static void test_flags(void **state)
 	expect_usage_error("perf bench futex wake -t 0", "-t: \"0\" is not an integer");
 	expect_usage_error("perf bench futex wake -w", "option -w needs a value");
 	expect_usage_error("perf bench futex", "(got \"futex\")");
+	/* Found by a bad-input trial: an unknown last option was said to need a value. */
+	expect_usage_error("perf bench -x", "unknown option \"-x\"");
+	expect_usage_error("perf bench -f simple", "name a benchmark");
+	expect_usage_error("perf bench -r 101 futex wake", "-r: \"101\" is not an integer in 1..100");
+	expect_usage_error("perf bench futex wake -t 16385", "-t: \"16385\" is not an integer in 1..16384");
 	expect_usage_error("netperf -t TCP_RR --steady-window 0.1", "need --until-steady");
 	expect_usage_error("tbench 2 --until-steady --steady-tolerance 0", "--steady-tolerance");
 	expect_usage_error("pgbench -c 2 -t 10 --until-steady", "needs a duration (-T)");

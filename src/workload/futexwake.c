@@ -32,7 +32,8 @@
 #include "perfbench.h"
 
 #define FW_SETTLE_NS (100 * NSEC_PER_MSEC)	/* usleep(100000) before the timed loop */
-#define FW_MAX_THREADS 65536	/* -t's bound: tens of thousands of tasks, as other workloads allow */
+/* -t's bound, as pgbench's -c: the balancer's work grows faster than the threads. */
+#define FW_MAX_THREADS 16384
 #define FW_LOOP_NS 1		/* the wake loop's own compare and add, in user space */
 #define FW_WSS_BYTES (8 * 1024)			/* a thread's stack: sched pipe's figure */
 
@@ -283,7 +284,6 @@ static void parent_step(struct sim *sim, struct task_struct *p, struct step *out
 static int fw_start(struct sim *sim, struct workload *wl, char *err, size_t errlen)
 {
 	struct futex_wake_bench *fw = wl->priv;
-
 	int cpu;
 
 	fw->cpus = calloc((size_t)nr_cpu_ids, sizeof(*fw->cpus));
