@@ -524,6 +524,21 @@ static void piper_close(struct piper *p)
 	close(p->b[1]);
 }
 
+/*
+ * Open p's channels, pin the caller to cpu_a and start the partner (on
+ * p->cpu) in *t: 0, or -1 with everything closed again.
+ */
+static int piper_start(struct piper *p, int cpu_a, pthread_t *t)
+{
+	if (piper_open(p))
+		return -1;
+	if (pin(cpu_a) || pthread_create(t, NULL, pipe_partner, p)) {
+		piper_close(p);
+		return -1;
+	}
+	return 0;
+}
+
 /* The one-byte ping-pong's round trip over pipes or a loopback pair. */
 static double rtt_ns(int cpu_a, int cpu_b, int sock_type, const struct calib_opts *o)
 {
@@ -534,12 +549,8 @@ static double rtt_ns(int cpu_a, int cpu_b, int sock_type, const struct calib_opt
 		pthread_t t;
 		char c = 1;
 
-		if (piper_open(&p))
+		if (piper_start(&p, cpu_a, &t))
 			return -1;
-		if (pin(cpu_a) || pthread_create(&t, NULL, pipe_partner, &p)) {
-			piper_close(&p);
-			return -1;
-		}
 		uint64_t t0 = now_ns();
 		long i;
 
@@ -627,12 +638,8 @@ static int idle_wakes(int cpu_a, int cpu_b, int idle_us, long n, uint64_t *lat, 
 	char c = 1;
 	long i;
 
-	if (piper_open(&p))
+	if (piper_start(&p, cpu_a, &t))
 		return -1;
-	if (pin(cpu_a) || pthread_create(&t, NULL, pipe_partner, &p)) {
-		piper_close(&p);
-		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		struct timespec ts = { 0, (long)idle_us * 1000 };
 		uint64_t t0;
@@ -756,12 +763,8 @@ int calib_halt_poll_adapt(int cpu_a, int cpu_b, int idle_us, double *late_ns)
 		pthread_t t;
 		long i;
 
-		if (piper_open(&p))
+		if (piper_start(&p, cpu_a, &t))
 			return -1;
-		if (pin(cpu_a) || pthread_create(&t, NULL, pipe_partner, &p)) {
-			piper_close(&p);
-			return -1;
-		}
 		for (i = 0; i < HALT_ADAPT_WAKES; i++) {
 			uint64_t t0 = now_ns(), spin = (i ? (uint64_t)idle_us : 2000) * 1000;
 
