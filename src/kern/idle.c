@@ -80,12 +80,14 @@ static void idle_tick_step(struct sim *sim, struct rq *rq, bool stop_tick)
 	}
 }
 
-/* The window the host polls rq's halt for: the vCPU's own if it adapts. */
+/*
+ * The window the host polls rq's halt for: the vCPU's own if it adapts
+ * (never above the maximum: it starts at halt_poll_ns, which the profile
+ * holds under it, and halt_poll_adapt() grows it no further).
+ */
 static u64 halt_window(const struct rq *rq, const struct idle_state *st)
 {
-	if (!st->halt_poll_max_ns)
-		return st->halt_poll_ns;
-	return rq->halt_poll_ns < st->halt_poll_max_ns ? rq->halt_poll_ns : st->halt_poll_max_ns;
+	return st->halt_poll_max_ns ? rq->halt_poll_ns : st->halt_poll_ns;
 }
 
 /* The host still polls rq's halt: it has not scheduled the vCPU out. */
@@ -106,7 +108,6 @@ void halt_poll_adapt(struct sim *sim, struct rq *rq, u64 halt_ns)
 
 	if (!max)
 		return;
-	/* kvm_vcpu_halt() clamps the window to the maximum before it polls. */
 	w = halt_window(rq, st);
 	if (halt_ns <= w)
 		return;

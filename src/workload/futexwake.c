@@ -51,7 +51,6 @@ struct fw_task {
 	struct futex_wake_bench *fw;
 	int state;
 	int seq;		/* the condition variable's sequence at the wait */
-	struct task_struct *task;
 };
 
 struct futex_wake_bench {
@@ -185,7 +184,6 @@ static void parent_step(struct sim *sim, struct task_struct *p, struct step *out
 				abort(); /* out of memory in the engine */
 			c->nr_cpus_allowed = 1;
 			c->cpu = c->wake_cpu = cpumask_first(&m);
-			w->task = c;
 			wake_up_new_task(sim, c);
 			fw->created++;
 			t->state = FW_CREATE_SYSCALL;
@@ -304,13 +302,14 @@ static int fw_start(struct sim *sim, struct workload *wl, char *err, size_t errl
 	run_reset(fw);
 	fw->mm_id = sim_new_mm(sim);
 	sim->this_cpu = cpumask_first(&sim->cfg.allowed);
-	fw->parent.task = task_create(sim, "perf", parent_step, &fw->parent, fw->mm_id, NULL);
-	if (!fw->parent.task) {
+	struct task_struct *parent = task_create(sim, "perf", parent_step, &fw->parent, fw->mm_id, NULL);
+
+	if (!parent) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	fw->parent.task->wss_bytes = FW_WSS_BYTES;
-	wake_up_new_task(sim, fw->parent.task);
+	parent->wss_bytes = FW_WSS_BYTES;
+	wake_up_new_task(sim, parent);
 	sim->this_cpu = -1;
 	return 0;
 }
