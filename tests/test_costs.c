@@ -9,6 +9,7 @@
  */
 #include "testutil.h"
 
+#include "cli/calib_net.h"
 #include "kern/linecache.h"
 #include "machine/coherence.h"
 
@@ -750,29 +751,44 @@ static void test_calibrate(void **state)
 	/*
 	 * The send of a wake-up is what the waker's write() took beyond the
 	 * write, ttwu_ns and select_ns (costs/default.json's 100 ns), floored
-	 * at 10 ns; the raw figures are rounded, so within 2 ns. (A machine
+	 * at 10 ns, less what the model's own line transfers on half a round
+	 * trip (model_line_transfers.ns_per_half_trip) leave after taking the 2-ms
+	 * idle's exit down to 0: that exit being what the wake-up's latency
+	 * took beyond the path (the switch, the write but its way out, the
+	 * read but its way in, ttwu_ns, select_ns, ipi_latency_ns 1000) and
+	 * the send. The raw figures are rounded, so within 2 ns. (A machine
 	 * with one CPU cannot measure it: -1, and no ipi_send_ns.)
 	 */
-	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured.idle_2ms_wake_write_ns as $w | "
-			       "if $w < 0 then .costs.ipi_send_ns == null else "
-			       "($w - .costs.pipe_write_ns - .costs.ttwu_ns - 100) as $d | "
-			       "(if $d < 10 then 10 else $d end) - .costs.ipi_send_ns | fabs <= 2 end' %s",
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured as $m | .costs as $c | "
+			       "$m.idle_2ms_wake_write_ns as $w | (.sources.model_line_transfers.ns_per_half_trip // 0) as $net | "
+			       "if $w < 0 then $c.ipi_send_ns == null else "
+			       "([10, $w - $c.pipe_write_ns - $c.ttwu_ns - 100] | max) as $raw | "
+			       "($m.idle_2ms_wake_ns - ($c.context_switch_ns + $c.pipe_write_ns + $c.pipe_read_ns - "
+			       "2 * $c.syscall_entry_ns + $c.ttwu_ns + 100 + 1000) - $raw) as $e | "
+			       "([0, $net - ([0, $e] | max)] | max) as $over | "
+			       "([10, $raw - $over] | max) - $c.ipi_send_ns | fabs <= 2 end' %s",
 			       path), 0);
 	/*
 	 * The same in a short idle, for a host that halt-polls: the halt's
 	 * halt_poll_ipi_send_ns, from the median write of the 10, 20 and 50 us
 	 * idles, floored at 10 ns and, where noise made that write the dearer
-	 * one, capped at ipi_send_ns (CI's host did); without a polling host
-	 * neither the raw figures nor the field. A short halt's latency is
+	 * one, capped at the send before any line transfers were taken off it
+	 * (CI's host did); then less what the model's line transfers on half a
+	 * round trip leave after the short halt's own exit (its latency beyond
+	 * the path above and this send) is taken down to 0. Without a polling
+	 * host neither the raw figures nor the field. A short halt's latency is
 	 * the median of those three idles' (rounded: within 1 ns).
 	 */
-	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured as $m | "
-			       "$m.idle_short_wake_write_ns as $w | "
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured as $m | .costs as $c | "
+			       "$m.idle_short_wake_write_ns as $w | (.sources.model_line_transfers.ns_per_half_trip // 0) as $net | "
 			       "(.idle_states | map(.halt_poll_ipi_send_ns) | map(select(. != null))) as $s | "
-			       ".costs.ipi_send_ns as $cap | "
+			       "([10, $m.idle_2ms_wake_write_ns - $c.pipe_write_ns - $c.ttwu_ns - 100] | max) as $cap | "
 			       "if $w == null then $s == [] and $m.idle_short_wake_ns == null else "
-			       "($w - .costs.pipe_write_ns - .costs.ttwu_ns - 100) as $d | "
-			       "((if $d < 10 then 10 else $d end) as $f | if $f > $cap then $cap else $f end) as $e | "
+			       "($w - $c.pipe_write_ns - $c.ttwu_ns - 100) as $d | "
+			       "((if $d < 10 then 10 else $d end) as $f | if $f > $cap then $cap else $f end) as $raw | "
+			       "($m.idle_short_wake_ns - ($c.context_switch_ns + $c.pipe_write_ns + $c.pipe_read_ns - "
+			       "2 * $c.syscall_entry_ns + $c.ttwu_ns + 100 + 1000) - $raw) as $x | "
+			       "([0, $net - ([0, $x] | max)] | max) as $over | ([10, $raw - $over] | max) as $e | "
 			       "($s | length > 0) and ($s | all($e - . | fabs <= 2)) and "
 			       "(([$m.idle_10us_wake_ns, $m.idle_20us_wake_ns, $m.idle_50us_wake_ns] | sort | .[1]) "
 			       "- $m.idle_short_wake_ns | fabs <= 1) "
@@ -806,9 +822,11 @@ static void test_calibrate(void **state)
 	 * A machine whose sysfs says two states enter with MWAIT (C1, C1E)
 	 * and one with an I/O-port read (C2): the profile says so too. An
 	 * MWAIT state's exit latency is what the 2-ms idle's wake-up took
-	 * beyond the write, read and switch, ttwu_ns, select_ns (100) and
+	 * beyond the write but its way out, the read but its way in (the
+	 * reader slept inside it), the switch, ttwu_ns, select_ns (100) and
 	 * poll_wake_ns, as no IPI is sent to it; the I/O-port state's is
-	 * beyond ipi_latency_ns (default 1000) and ipi_send_ns instead. Each
+	 * beyond ipi_latency_ns (default 1000) and ipi_send_ns instead; then
+	 * less the model's own line transfers on half a round trip. Each
 	 * at least its sysfs latency (1, 4, 9 us) and no state's below a
 	 * shallower one's (cpuidle's order: the MWAIT state's shorter path
 	 * had made it the larger in one run of three here, and the profile
@@ -819,7 +837,8 @@ static void test_calibrate(void **state)
 			       tu_wakesim(), dir), 0);
 	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '. as $r | .sources.measured.idle_2ms_wake_ns as $w | "
 			       ".costs as $k | [0, 1, 4, 9] as $lat | [false, true, true, false] as $mw | "
-			       "($k.context_switch_ns + $k.pipe_write_ns + $k.pipe_read_ns + $k.ttwu_ns + 100) as $p | "
+			       "($k.context_switch_ns + $k.pipe_write_ns + $k.pipe_read_ns - 2 * $k.syscall_entry_ns + "
+			       "$k.ttwu_ns + 100 + (.sources.model_line_transfers.ns_per_half_trip // 0)) as $p | "
 			       "(.idle_states | map(.mwait // false)) == $mw and "
 			       "(.idle_states[1:3] | all(.halt_poll_us == null)) and "
 			       "(.idle_states | map(.exit_latency_us) | . == sort) and "
@@ -840,6 +859,60 @@ static void test_calibrate(void **state)
 			       "-o /nonexistent/dir/x.json", tu_wakesim()), 2);
 	assert_int_equal(tu_sh(out, sizeof(out), "%s calibrate --bogus", tu_wakesim()), 2);
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+}
+
+/*
+ * calibrate's netting (cli/calib_net.h), by hand: net ns come off the
+ * exit first, then off the send down to its floor; what neither can take
+ * is returned. An exit already below 0 gives nothing.
+ */
+static void test_calib_net_path(void **state)
+{
+	double exit, send;
+
+	(void)state;
+	exit = 1000, send = 500;
+	assert_true(calib_net_path(300, &exit, &send, 10) == 0 && exit == 700 && send == 500);
+	exit = 1000, send = 500;
+	assert_true(calib_net_path(1200, &exit, &send, 10) == 0 && exit == 0 && send == 300);
+	exit = 1000, send = 500;
+	assert_true(calib_net_path(1600, &exit, &send, 10) == 110 && exit == 0 && send == 10);
+	exit = -200, send = 500;
+	assert_true(calib_net_path(300, &exit, &send, 10) == 0 && exit == -200 && send == 200);
+	exit = 100;
+	assert_true(calib_net_path(300, &exit, NULL, 0) == 200 && exit == 0);
+}
+
+/*
+ * What the model's line transfers add to half a cross-CPU pipe round trip:
+ * on ideal-2cpu-entry (only syscalls cost, every other step instant, the
+ * idle CPU polling), the round trip with every transfer at 1 ns is the
+ * baseline, and each transfer on the critical path adds its latency less
+ * that 1 ns. So the figure is 0 when every latency is 1 ns, and exactly
+ * doubles when they go from 101 to 201 ns (100 to 200 above the baseline),
+ * whatever the number of lines.
+ */
+static void test_calib_model_line_ns(void **state)
+{
+	struct machine *m = tu_machine("tests/data/ideal-2cpu-entry.json");
+	char err[256];
+	double at[3];
+	const u64 lat[3] = { 1, 101, 201 };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		for (int cls = 0; cls < C2C_NR; cls++)
+			m->costs.c2c_ns[cls] = lat[i];
+		at[i] = calib_model_line_ns(m, 0, 1, 2000, err, sizeof(err));
+		assert_true(at[i] >= 0);
+	}
+	assert_true(at[0] == 0);
+	assert_true(at[1] > 0);
+	if (fabs(at[2] - 2 * at[1]) > 1) {
+		print_error("line transfers: %.3f ns at 101 ns, %.3f at 201\n", at[1], at[2]);
+		fail();
+	}
+	tu_machine_free(m);
 }
 
 /* rq_lock() of rq by cpu at now (ns), from no work charged: what it cost. */
@@ -966,6 +1039,8 @@ int main(void)
 		cmocka_unit_test(test_bad_ranges),
 		cmocka_unit_test(test_breakdown_metrics),
 		cmocka_unit_test(test_calibrate),
+		cmocka_unit_test(test_calib_net_path),
+		cmocka_unit_test(test_calib_model_line_ns),
 		cmocka_unit_test(test_calibrate_llc_hit),
 	};
 

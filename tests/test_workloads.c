@@ -13,6 +13,7 @@
 
 #define IDEAL1 "tests/data/ideal-1cpu.json"
 #define IDEAL2 "tests/data/ideal-2cpu.json"
+#define IDEAL2_ENTRY "tests/data/ideal-2cpu-entry.json"
 #define IDEAL4_FUTEX "tests/data/ideal-4cpu-futex.json"
 
 static char out[1 << 16];
@@ -67,37 +68,49 @@ static void test_netperf(void **state)
 {
 	(void)state;
 	/*
-	 * Client on CPU 0, server on CPU 1: the client's send (1000) queues the
-	 * request, its recv syscall (500) ends before the server's send (1000)
-	 * answers, and the server's next recv (500) ends before the next
-	 * request: one transaction per 2000 ns, 500000 per second.
+	 * Client on CPU 0, server on CPU 1, a syscall's way in and out free: the
+	 * client's send (1000) wakes the server asleep in its recv, which then
+	 * takes the request (its 500 after the wake-up), sends (1000) and wakes
+	 * the client, whose recv's 500 come after that: 3000 ns a transaction,
+	 * as on one CPU, where the four syscalls run in turn (333333.33/s).
 	 */
 	run(IDEAL2, "netperf -t TCP_RR -T 0,1 -l -1000");
-	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-9, "TCP_RR -T 0,1");
-	/* One CPU does all four syscalls in turn: 3000 ns, 333333.33/s. */
+	expect_near(number_after("sum of Trans. Rate per sec:"), 1e9 / 3000, 1e-7, "TCP_RR -T 0,1");
 	run(IDEAL2, "netperf -t TCP_RR -T 0,0 -l -1000");
-	expect_near(number_after("sum of Trans. Rate per sec:"), 1e9 / 3000, 1e-6, "TCP_RR -T 0,0");
+	expect_near(number_after("sum of Trans. Rate per sec:"), 1e9 / 3000, 1e-7, "TCP_RR -T 0,0");
 	/*
-	 * --warmup runs unmeasured first: 0.2 s of warm-up (100000 transactions)
-	 * then 0.1 s measured, at the same 2000 ns per transaction. The instance
+	 * With the way in and out at 100 ns: a send's wake-up comes 900 ns in
+	 * (its way out after it) and a recv that slept pays 400 once woken (its
+	 * way in before it slept, while the other side worked): 2 x (900 + 400)
+	 * = 2600 ns a transaction across two CPUs, 384615.38/s; one CPU still
+	 * runs all 3000 ns in turn.
+	 */
+	run(IDEAL2_ENTRY, "netperf -t TCP_RR -T 0,1 -l -1000");
+	expect_near(number_after("sum of Trans. Rate per sec:"), 1e9 / 2600, 1e-7, "TCP_RR split");
+	run(IDEAL2_ENTRY, "netperf -t TCP_RR -T 0,0 -l -1000");
+	expect_near(number_after("sum of Trans. Rate per sec:"), 1e9 / 3000, 1e-7, "TCP_RR split, one CPU");
+	/*
+	 * --warmup runs unmeasured first: 0.2 s of warm-up (66,667 transactions)
+	 * then 0.1 s measured, at the same 3000 ns per transaction. The instance
 	 * line reports the measured 0.10 s, not 0.30, and the same rate.
 	 */
 	run(IDEAL2, "netperf -t TCP_RR -T 0,1 -l 0.1 --warmup 0.2");
-	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "TCP_RR --warmup");
-	assert_non_null(strstr(out, "0.10     500000"));
+	expect_near(number_after("sum of Trans. Rate per sec:"), 1e9 / 3000, 1e-4, "TCP_RR --warmup");
+	assert_non_null(strstr(out, "0.10     333333.33"));
 	/*
-	 * --until-steady: the rate is 500000/s from the first transaction, so
-	 * the halves agree at the first comparison: checkpoints every window/5
+	 * --until-steady: the rate is 333333/s from the first transaction, so
+	 * the halves agree at the first comparison (3333 and 3334 whole
+	 * transactions of 3 us in their 10 ms): checkpoints every window/5
 	 * (2 ms) from the warm-up's end, two halves of 10 ms first at 20 ms.
 	 * The warm-up is the rule's: on this one-LLC machine the longest is two
 	 * decay periods of wakee_flips, each 1 s and a tick (4 ms at HZ 250).
 	 * The instance line reports 0.02 s measured; -l 5 was only the cap.
 	 */
 	run(IDEAL2, "netperf -t TCP_RR -T 0,1 -l 5 --until-steady --steady-window 0.01");
-	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "--until-steady");
-	assert_non_null(strstr(out, "0.02     500000"));
-	assert_non_null(strstr(out, "until-steady: steady at 0.020 s of measurement (500000.00 and "
-				    "500000.00 trans/s in two 0.010 s halves, within 2%), after a warm-up "
+	expect_near(number_after("sum of Trans. Rate per sec:"), 1e9 / 3000, 1e-4, "--until-steady");
+	assert_non_null(strstr(out, "0.02     333333.33"));
+	assert_non_null(strstr(out, "until-steady: steady at 0.020 s of measurement (333300.00 and "
+				    "333400.00 trans/s in two 0.010 s halves, within 2%), after a warm-up "
 				    "of 2.008 s"));
 	/* The same figures in the run's JSON, in s and %. */
 	assert_int_equal(tu_sh(out, sizeof(out), "%s run --machine %s --json -- netperf -t TCP_RR "
@@ -117,12 +130,12 @@ static void test_netperf(void **state)
 				    "note: at default, test: not steady in 2 of 2 runs"));
 	/* A length too short for two halves is the plain run, and says so. */
 	run(IDEAL2, "netperf -t TCP_RR -T 0,1 -l 0.015 --until-steady --steady-window 0.01 --warmup 0");
-	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "--until-steady, short");
+	expect_near(number_after("sum of Trans. Rate per sec:"), 1e9 / 3000, 1e-4, "--until-steady, short");
 	assert_non_null(strstr(out, "until-steady: not steady, the whole length measured (the "
 				    "length ended before two halves"));
 	/* UDP_RR is timed only; the same costs give the same rate. */
 	run(IDEAL2, "netperf -t UDP_RR -T 0,1 -l 1");
-	expect_near(number_after("sum of Trans. Rate per sec:"), 500000, 1e-4, "UDP_RR");
+	expect_near(number_after("sum of Trans. Rate per sec:"), 1e9 / 3000, 1e-4, "UDP_RR");
 	/*
 	 * Found by a user trial: instances used to start one fork apart, so
 	 * with short -l they barely overlapped and their summed rates grew past
@@ -233,9 +246,10 @@ static void test_sched_pipe(void **state)
 	 * perf bench sched pipe on one CPU: a round trip is worker 1's write
 	 * (1000) and read (500) and worker 0's read (500) and write (1000),
 	 * one after the other: 3000 ns, so -l 1000 takes 3 ms and 3.000000
-	 * usecs/op (fork, exit and wait cost nothing here). On two CPUs a
-	 * read's syscall is paid before the reader sleeps, while the other
-	 * side works, so only the two writes are in series: 2000 ns.
+	 * usecs/op (fork, exit and wait cost nothing here). On two CPUs each
+	 * reader sleeps inside its read and takes the data once woken: with a
+	 * syscall's way in and out free, all its 500 ns come after the
+	 * wake-up, in series with the write that woke it: 3000 ns again.
 	 */
 	run(IDEAL1, "perf bench sched pipe -l 1000");
 	assert_non_null(strstr(out, "# Executed 1000 pipe operations between two processes\n"));
@@ -243,14 +257,22 @@ static void test_sched_pipe(void **state)
 	expect_near(number_after("result"), 3.0, 1e-9, "sched pipe, one CPU");
 	run(IDEAL2, "perf bench sched pipe -l 1000 -T");
 	assert_non_null(strstr(out, "between two threads"));
-	expect_near(number_after("result"), 2.0, 1e-9, "sched pipe -T, two CPUs");
+	expect_near(number_after("result"), 3.0, 1e-9, "sched pipe -T, two CPUs");
 	/* Each worker sleeps on its own idle CPU: every wake-up finds it idle. */
 	expect_near(number_after("wake_idle_cpu_pct"), 100.0, 1e-3, "sched pipe -T wakes idle CPUs");
-	run(IDEAL2, "perf bench sched pipe --loop 10");
-	assert_non_null(strstr(out, "\n       2.000000 usecs/op\n"));
+	/*
+	 * With the way in and out at 100 ns, a write wakes its reader 900 ns
+	 * in and the reader pays 400 after: 2 x 1300 = 2.6 us a round trip on
+	 * two CPUs (each side's way out and next way in, 200 ns, overlap the
+	 * other's 1300); one CPU runs all 3000 ns in turn.
+	 */
+	run(IDEAL2_ENTRY, "perf bench sched pipe --loop 10");
+	assert_non_null(strstr(out, "\n       2.600000 usecs/op\n"));
 	assert_non_null(strstr(out, " ops/sec\n"));
+	run(IDEAL2_ENTRY " --cpus 0", "perf bench sched pipe --loop 10");
+	assert_non_null(strstr(out, "\n       3.000000 usecs/op\n"));
 	/* perf bench -f simple: sched pipe prints its total seconds alone. */
-	run(IDEAL2, "perf bench -f simple sched pipe -l 1000");
+	run(IDEAL2_ENTRY, "perf bench -f simple sched pipe -l 1000");
 	assert_true(!strncmp(out, "0.002\n", 6));
 }
 

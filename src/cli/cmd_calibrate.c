@@ -5,7 +5,8 @@
  *
  * What is measured and what it sets:
  *   cache-line ping-pong, one CPU pair per relation found  -> c2c_ns
- *   getppid()                                             -> (baseline)
+ *   getppid(): a way in and a way out                     -> syscall_entry_ns
+ *                                        (half), and the baseline below
  *   a dependent load chain through 4 x L2 (at most half
  *   the LLC), pinned to CPU 0; only with both sizes known -> llc_hit_ns
  *   one thread's pipe write + read                        -> pipe_write_ns,
@@ -43,6 +44,8 @@
  *                                        costs of that path and the IPI; for
  *                                        an MWAIT state, poll_wake_ns instead
  *                                        of the IPI)
+ * Each cross-CPU residual then loses what the model's own line transfers
+ * add to the probe's path (calib_net.h): the real probe already paid them.
  * Other costs keep costs/default.json's values.
  */
 #include <getopt.h>
@@ -52,6 +55,7 @@
 #include <sys/utsname.h>
 
 #include "args.h"
+#include "calib_net.h"
 #include "calib/measure.h"
 #include "commands.h"
 #include "cost_keys.h"
@@ -119,6 +123,119 @@ static double writer_share(double w, double r, u64 dw, u64 dr)
 	if (w > 0 && r > 0)
 		return w / (w + r);
 	return (double)dw / (double)(dw + dr);
+}
+
+/* The cross-CPU probes' figures, ns (-1 or 0: not measured). */
+struct xcpu {
+	double wake, wake_write;	/* a 2 ms-idle CPU woken: latency, the waker's write */
+	double rtt2;			/* pipe round trip across two CPUs */
+	struct calib_halt_poll hp;	/* short halts (hp.window_us 0: no polling host) */
+	u64 poll_max_us;		/* the host's adaptive window's maximum, or 0 */
+	double base;			/* the switch, the write but its way out, the read
+					 * but its way in: the path's one-CPU costs */
+};
+
+/*
+ * The cross-CPU costs from the probes, into *k (ipi_send_ns, poll_wake_ns)
+ * and m's idle states (exits raised from what the machine gave, the
+ * host's halt polling): each is what its probe's latency leaves after the
+ * costs already known on its path, less net ns, the model's own line
+ * transfers on half a round trip (calib_net.h), taken off the wakee's
+ * side first (the exit) and the rest off the waker's (the send).
+ */
+static void cross_cpu_costs(struct machine *m, struct costs *k, const struct xcpu *x, double net)
+{
+	double base = x->base;
+
+	/*
+	 * The waker's write() that wakes a reader on an idle CPU costs the
+	 * write, the wake-up and the selection, and sending the IPI: what
+	 * remains is the send (a VM exit in a guest, tens of ns on bare metal)
+	 * and the transfers of the lines the write moves.
+	 */
+	double send = -1;
+
+	if (x->wake_write > 0) {
+		send = x->wake_write - (double)(k->pipe_write_ns + k->ttwu_ns + k->select_ns);
+		k->ipi_send_ns = clamp_ns(send, 10);
+	}
+	/* Across CPUs the wakee polls a while before halting: a poll wake-up. */
+	if (x->rtt2 > 0) {
+		double poll = x->rtt2 / 2 - base - (double)(k->ttwu_ns + k->select_ns + k->ipi_send_ns);
+
+		calib_net_path(net, &poll, NULL, 0);
+		k->poll_wake_ns = clamp_ns(poll, 50);
+	}
+	/*
+	 * A vCPU the host still polls costs its waker less to send to: its
+	 * VM exit need not wake the vCPU's thread. Measured the same way in
+	 * the 10-us idle; unset (the IPI as above) without a polling host.
+	 */
+	double poll_send = (double)k->ipi_send_ns;
+	bool poll_send_set = x->hp.window_us && x->hp.short_write_ns > 0;
+
+	if (poll_send_set)
+		poll_send = (double)clamp_ns(x->hp.short_write_ns -
+					     (double)(k->pipe_write_ns + k->ttwu_ns + k->select_ns), 10);
+	/* Noise may invert the two: never dearer than the send it undercuts. */
+	if (poll_send > (double)k->ipi_send_ns)
+		poll_send = (double)k->ipi_send_ns;
+	if (!(x->wake > 0))
+		return;
+	/* What a 2 ms-idle CPU adds beyond the IPI is its idle state's exit. */
+	double path = base + (double)(k->ttwu_ns + k->select_ns + k->ipi_latency_ns);
+	double exit = x->wake - path - (double)k->ipi_send_ns;
+	double poll_exit = x->hp.short_ns - path - poll_send;
+	/*
+	 * An MWAIT state's wake-up is a flag write, no IPI (set_nr_if_polling()):
+	 * its path has poll_wake_ns where a halt's has the IPI's latency and send.
+	 */
+	double mwait_exit = x->wake - (base + (double)(k->ttwu_ns + k->select_ns + k->poll_wake_ns));
+
+	if (send > 0) {
+		calib_net_path(net, &exit, &send, 10);
+		k->ipi_send_ns = clamp_ns(send, 10);
+	} else {
+		calib_net_path(net, &exit, NULL, 0);
+	}
+	calib_net_path(net, &mwait_exit, NULL, 0);
+	calib_net_path(net, &poll_exit, &poll_send, 10);
+	for (int s = 0; s < m->nr_idle_states; s++) {
+		struct idle_state *st = &m->idle[s];
+		double e = st->mwait ? mwait_exit : exit;
+
+		if (st->polling)
+			continue;
+		if (e > (double)st->exit_latency_ns)
+			st->exit_latency_ns = clamp_ns(e, 0);
+		if (st->target_residency_ns < st->exit_latency_ns)
+			st->target_residency_ns = st->exit_latency_ns;
+		/* A halt the host polls through: what a short one costs. */
+		if (x->hp.window_us && !st->mwait) {
+			st->halt_poll_ns = (u64)x->hp.window_us * 1000;
+			st->halt_poll_max_ns = x->poll_max_us * 1000;
+			if (st->halt_poll_max_ns && st->halt_poll_max_ns < st->halt_poll_ns)
+				st->halt_poll_max_ns = st->halt_poll_ns;
+			st->halt_poll_ipi_send_ns = clamp_ns(poll_send, 10);
+			st->halt_poll_send_set = poll_send_set;
+			st->halt_poll_exit_ns = clamp_ns(poll_exit, 0);
+			if (st->halt_poll_exit_ns > st->exit_latency_ns)
+				st->halt_poll_exit_ns = st->exit_latency_ns;
+		}
+	}
+	/*
+	 * An MWAIT state's figure can come out above a deeper halt's
+	 * (its path is shorter by the IPI): cpuidle lists states by
+	 * depth, so a deeper one is raised to the shallower one's.
+	 */
+	for (int s = 1; s < m->nr_idle_states; s++) {
+		struct idle_state *st = &m->idle[s], *up = &m->idle[s - 1];
+
+		if (st->exit_latency_ns < up->exit_latency_ns)
+			st->exit_latency_ns = up->exit_latency_ns;
+		if (st->target_residency_ns < up->target_residency_ns)
+			st->target_residency_ns = up->target_residency_ns;
+	}
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -313,6 +430,8 @@ int cmd_calibrate(int argc, char **argv)
 	k.pipe_write_ns = clamp_ns(prw * writer_share(pw, pr, k.pipe_write_ns, k.pipe_read_ns), 20);
 	k.pipe_read_ns = clamp_ns(prw - (double)k.pipe_write_ns, 20);
 	k.context_switch_ns = clamp_ns(yield - sys, 100);
+	/* getppid() is a way in and a way out and next to no work: half each [R]. */
+	k.syscall_entry_ns = clamp_ns(sys / 2, 0);
 	double base = (double)(k.context_switch_ns + k.pipe_write_ns + k.pipe_read_ns);
 
 	k.ttwu_ns = clamp_ns(rtt1 / 2 - base, 50);
@@ -357,79 +476,32 @@ int cmd_calibrate(int argc, char **argv)
 	if (thr_exit > 0)
 		k.thread_exit_ns = clamp_ns(thr_exit - (double)(k.context_switch_ns + k.ttwu_ns), 100);
 	/*
-	 * The waker's write() that wakes a reader on an idle CPU costs the
-	 * write, the wake-up and the selection, and sending the IPI: what
-	 * remains is the send (a VM exit in a guest, tens of ns on bare metal;
-	 * the few line transfers of the path stay inside it).
+	 * The cross-CPU residuals, then again with the model's own line
+	 * transfers on the probes' path taken off them (calib_net.h), found by
+	 * simulating the ping-pong with the first pass's profile. Across CPUs
+	 * a latency holds the write but its way out, the switch and the read
+	 * but its way in: the reader was asleep inside its read (chan.h).
 	 */
-	if (wake_write > 0)
-		k.ipi_send_ns = clamp_ns(wake_write - (double)(k.pipe_write_ns + k.ttwu_ns +
-							       k.select_ns), 10);
-	/* Across CPUs the wakee polls a while before halting: a poll wake-up. */
-	if (rtt2 > 0)
-		k.poll_wake_ns = clamp_ns(rtt2 / 2 - base - (double)(k.ttwu_ns + k.select_ns +
-								     k.ipi_send_ns), 50);
-	/*
-	 * A vCPU the host still polls costs its waker less to send to: its
-	 * VM exit need not wake the vCPU's thread. Measured the same way in
-	 * the 10-us idle; unset (the IPI as above) without a polling host.
-	 */
-	u64 poll_send = k.ipi_send_ns;
-	bool poll_send_set = hp.window_us && hp.short_write_ns > 0;
+	struct xcpu x = { .wake = wake, .wake_write = wake_write, .rtt2 = rtt2, .hp = hp,
+			  .poll_max_us = poll_max_us,
+			  .base = base - 2 * (double)k.syscall_entry_ns };
+	struct idle_state given[WS_MAX_IDLE_STATES];
+	double net = 0;
 
-	if (poll_send_set)
-		poll_send = clamp_ns(hp.short_write_ns - (double)(k.pipe_write_ns + k.ttwu_ns +
-								  k.select_ns), 10);
-	/* Noise may invert the two: never dearer than the send it undercuts. */
-	if (poll_send > k.ipi_send_ns)
-		poll_send = k.ipi_send_ns;
-	/* What a 2 ms-idle CPU adds beyond the IPI is its idle state's exit. */
-	if (wake > 0) {
-		double path = base + (double)(k.ttwu_ns + k.select_ns + k.ipi_latency_ns);
-		double exit = wake - path - (double)k.ipi_send_ns;
-		double poll_exit = hp.short_ns - path - (double)poll_send;
-		/*
-		 * An MWAIT state's wake-up is a flag write, no IPI (set_nr_if_polling()):
-		 * its path has poll_wake_ns where a halt's has the IPI's latency and send.
-		 */
-		double mwait_exit = wake - (base + (double)(k.ttwu_ns + k.select_ns + k.poll_wake_ns));
+	memcpy(given, m.idle, sizeof(given));
+	cross_cpu_costs(&m, &k, &x, 0);
+	if (rtt2 > 0) {
+		struct machine sim_m = m;
+		char why[300];
 
-		for (int s = 0; s < m.nr_idle_states; s++) {
-			struct idle_state *st = &m.idle[s];
-			double e = st->mwait ? mwait_exit : exit;
-
-			if (st->polling)
-				continue;
-			if (e > (double)st->exit_latency_ns)
-				st->exit_latency_ns = clamp_ns(e, 0);
-			if (st->target_residency_ns < st->exit_latency_ns)
-				st->target_residency_ns = st->exit_latency_ns;
-			/* A halt the host polls through: what a short one costs. */
-			if (hp.window_us && !st->mwait) {
-				st->halt_poll_ns = (u64)hp.window_us * 1000;
-				st->halt_poll_max_ns = poll_max_us * 1000;
-				if (st->halt_poll_max_ns && st->halt_poll_max_ns < st->halt_poll_ns)
-					st->halt_poll_max_ns = st->halt_poll_ns;
-				st->halt_poll_ipi_send_ns = poll_send;
-				st->halt_poll_send_set = poll_send_set;
-				st->halt_poll_exit_ns = clamp_ns(poll_exit, 0);
-				if (st->halt_poll_exit_ns > st->exit_latency_ns)
-					st->halt_poll_exit_ns = st->exit_latency_ns;
-			}
+		sim_m.costs = k;
+		net = calib_model_line_ns(&sim_m, 0, other, co.quick ? 2000 : 20000, why, sizeof(why));
+		if (net < 0) {
+			fprintf(stderr, "wakesim calibrate: %s\n", why);
+			net = 0;
 		}
-		/*
-		 * An MWAIT state's figure can come out above a deeper halt's
-		 * (its path is shorter by the IPI): cpuidle lists states by
-		 * depth, so a deeper one is raised to the shallower one's.
-		 */
-		for (int s = 1; s < m.nr_idle_states; s++) {
-			struct idle_state *st = &m.idle[s], *up = &m.idle[s - 1];
-
-			if (st->exit_latency_ns < up->exit_latency_ns)
-				st->exit_latency_ns = up->exit_latency_ns;
-			if (st->target_residency_ns < up->target_residency_ns)
-				st->target_residency_ns = up->target_residency_ns;
-		}
+		memcpy(m.idle, given, sizeof(given));
+		cross_cpu_costs(&m, &k, &x, net);
 	}
 
 	/* Where the states came from: a reader's assumption stays visible. */
@@ -502,6 +574,7 @@ int cmd_calibrate(int argc, char **argv)
 	json_object_object_add(costs, "c2c_ns", c2c);
 #define PUT(f) json_object_object_add(costs, #f, json_object_new_int64((int64_t)k.f))
 	PUT(context_switch_ns);
+	PUT(syscall_entry_ns);
 	PUT(pipe_write_ns);
 	PUT(pipe_read_ns);
 	PUT(ttwu_ns);
@@ -546,6 +619,20 @@ int cmd_calibrate(int argc, char **argv)
 						      "TCP 2600:1900 and UDP 2000:1500 as in costs/default.json"));
 	json_object_object_add(src, "measured", raw);
 	json_object_object_add(src, "idle_states", json_object_new_string(idle_src));
+	if (rtt2 > 0) {
+		char why[400];
+
+		json_object *mlt = json_object_new_object();
+
+		snprintf(why, sizeof(why), "ns_per_half_trip taken off each cross-CPU probe's "
+			 "residual, its exit's first, then its send's: what the model's line "
+			 "transfers add to half a round trip of perf bench sched pipe -T on CPUs 0 "
+			 "and %d with this profile, which the probes' latencies already hold "
+			 "(src/cli/calib_net.h)", other);
+		json_object_object_add(mlt, "ns_per_half_trip", num(net));
+		json_object_object_add(mlt, "what", json_object_new_string(why));
+		json_object_object_add(src, "model_line_transfers", mlt);
+	}
 	json_object_object_add(src, "not_measured", not_measured(costs));
 	json_object_object_add(root, "sources", src);
 

@@ -19,7 +19,8 @@ void chan_free(struct chan *c)
 	unix_stream_free(&c->us);
 }
 
-u64 chan_write_cost(const struct sim *sim, const struct chan *c)
+/* A write's or read's whole cost on this channel, ns. */
+static u64 write_whole(const struct sim *sim, const struct chan *c)
 {
 	const struct costs *k = &sim->m->costs;
 
@@ -36,7 +37,7 @@ u64 chan_write_cost(const struct sim *sim, const struct chan *c)
 	return 0;
 }
 
-u64 chan_read_cost(const struct sim *sim, const struct chan *c)
+static u64 read_whole(const struct sim *sim, const struct chan *c)
 {
 	const struct costs *k = &sim->m->costs;
 
@@ -51,6 +52,47 @@ u64 chan_read_cost(const struct sim *sim, const struct chan *c)
 		return k->udp_recv_ns;
 	}
 	return 0;
+}
+
+/* A syscall's way in or out (syscall_entry_ns), at most its whole cost. */
+static u64 syscall_edge(const struct sim *sim, u64 whole)
+{
+	u64 e = sim->m->costs.syscall_entry_ns;
+
+	return e < whole ? e : whole;
+}
+
+/*
+ * pipe_write() and unix_stream_sendmsg() wake the reader once the data is
+ * queued and the lock dropped; what follows is the way out of the syscall
+ * (fs/pipe.c, net/unix/af_unix.c, v6.12). So the step before the op is
+ * the write but its way out, which the op charges after its wake-ups.
+ */
+u64 chan_write_cost(const struct sim *sim, const struct chan *c)
+{
+	u64 w = write_whole(sim, c);
+
+	return w - syscall_edge(sim, w);
+}
+
+/*
+ * A read that finds nothing has only come in, taken the lock and looked
+ * before it sleeps; after its wake-up it takes the data, copies it and
+ * returns (pipe_read()'s wait_event_interruptible_exclusive() in its loop,
+ * unix_stream_read_generic()'s unix_stream_data_wait(), tcp_recvmsg()'s
+ * sk_wait_data(), v6.12). So the step before the op is the way in; the op
+ * charges the rest once it has data (or end of file), slept or not.
+ */
+u64 chan_read_cost(const struct sim *sim, const struct chan *c)
+{
+	return syscall_edge(sim, read_whole(sim, c));
+}
+
+void chan_read_rest(struct sim *sim, const struct chan *c)
+{
+	u64 r = read_whole(sim, c);
+
+	charge(sim, r - syscall_edge(sim, r));
 }
 
 /*
@@ -72,6 +114,8 @@ static u64 rx_softirq_ns(const struct sim *sim, const struct chan *c, const stru
 	} else {
 		return 0;
 	}
+	/* The receive side runs before the send's way out: in the step. */
+	send -= syscall_edge(sim, send);
 	if (rx > send)
 		rx = send;
 	if (rx && p->step_nominal_ns == send)
@@ -95,15 +139,23 @@ u64 chan_write(struct sim *sim, struct chan *c, struct task_struct *p, u64 len, 
 		if (c->us.rx_softirq_ns)
 			account_softirq(sim, sim->this_cpu, sim->kcost_ns - k0);
 	}
+	if (!*blocked) {
+		u64 w = write_whole(sim, c);
+
+		charge(sim, syscall_edge(sim, w));
+	}
 	return n;
 }
 
 u64 chan_read(struct sim *sim, struct chan *c, struct task_struct *p, u64 want, bool slept,
 	      bool *blocked)
 {
-	if (c->kind == CHAN_PIPE)
-		return pipe_read(sim, &c->pipe, p, want, slept, blocked);
-	return unix_recv(sim, &c->us, p, want, blocked);
+	u64 n = c->kind == CHAN_PIPE ? pipe_read(sim, &c->pipe, p, want, slept, blocked)
+				     : unix_recv(sim, &c->us, p, want, blocked);
+
+	if (!*blocked)
+		chan_read_rest(sim, c);
+	return n;
 }
 
 bool chan_poll_in(struct sim *sim, struct chan *c, struct task_struct *p)

@@ -26,9 +26,22 @@ struct chan {
 
 void chan_init(struct chan *c, enum chan_kind kind);
 void chan_free(struct chan *c);
-/* Base CPU cost (ns) of one write(2)/read(2) syscall on this channel. */
+/*
+ * The step before a write(2)/read(2) on this channel, ns: a write's cost
+ * but its way out (syscall_entry_ns), a read's way in. chan_write() and
+ * chan_read() charge the rest once they complete (not while they block):
+ * the write's way out after its wake-ups, the read's data and way out
+ * after its own wake-up, so a read that slept pays most of its cost on
+ * the far side of the sleep, as the kernel's does.
+ */
 u64 chan_write_cost(const struct sim *sim, const struct chan *c);
 u64 chan_read_cost(const struct sim *sim, const struct chan *c);
+/*
+ * Charge the rest of a read's cost past its way in (what chan_read()
+ * charges when it completes): for a poll(2) whose step was
+ * chan_read_cost(), once it finds the channel readable.
+ */
+void chan_read_rest(struct sim *sim, const struct chan *c);
 u64 chan_write(struct sim *sim, struct chan *c, struct task_struct *p, u64 len, bool slept,
 	       bool *blocked);
 u64 chan_read(struct sim *sim, struct chan *c, struct task_struct *p, u64 want, bool slept,

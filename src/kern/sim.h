@@ -171,6 +171,16 @@ static inline void charge(struct sim *sim, u64 ns)
 }
 
 /*
+ * When the op the running task just made returns to user space (ns): what
+ * the step has charged so far runs first (a read's rest, its lines), at
+ * full speed. For a workload's own clock readings taken after an op.
+ */
+static inline u64 op_return_ns(const struct sim *sim)
+{
+	return sim->now + sim->kcost_ns;
+}
+
+/*
  * The code running on sim->this_cpu reads or writes a shared cache line:
  * the transfer (coherence.h) is charged to it and counted in
  * met.coherence_ns. Returns the ns charged.

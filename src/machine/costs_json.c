@@ -130,7 +130,7 @@ const struct cost_ns_field cost_ns_fields[] = {
 	F(ipi_send_ns), F(ipi_latency_ns), F(poll_wake_ns), F(fork_ns), F(clone_ns), F(exit_ns),
 	F(thread_exit_ns), F(reap_ns), F(futex_ns), F(nanosleep_ns), F(tcp_send_ns),
 	F(tcp_recv_ns), F(udp_send_ns), F(udp_recv_ns), F(tcp_rx_softirq_ns), F(udp_rx_softirq_ns),
-	F(llc_hit_ns), F(irq_ns), F(irq_interval_ns),
+	F(llc_hit_ns), F(irq_ns), F(irq_interval_ns), F(syscall_entry_ns),
 };
 #undef F
 const int nr_cost_ns_fields = (int)(sizeof(cost_ns_fields) / sizeof(cost_ns_fields[0]));
@@ -153,7 +153,7 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 		"ipi_latency_ns", "poll_wake_ns", "fork_ns", "clone_ns", "exit_ns",
 		"thread_exit_ns", "reap_ns", "futex_ns", "nanosleep_ns", "tcp_send_ns", "tcp_recv_ns",
 		"udp_send_ns", "udp_recv_ns", "tcp_rx_softirq_ns", "udp_rx_softirq_ns", "llc_hit_ns",
-		"irq_ns", "irq_interval_ns", "smt_speed_pct", "cold_mlp",
+		"irq_ns", "irq_interval_ns", "syscall_entry_ns", "smt_speed_pct", "cold_mlp",
 		"jitter_pct_x10", NULL };
 	const char *p = "costs.";
 	u64 v;

@@ -119,6 +119,12 @@ struct costs {
 	u64 llc_hit_ns;		/* a line read back from this core's LLC (latency) */
 	u64 irq_ns;		/* one interruption of a running CPU, mean length */
 	u64 irq_interval_ns;	/* mean time between them on one CPU (0: none) */
+	/*
+	 * A syscall's way in (and, mirrored, its way out): a read that blocks
+	 * pays it before it sleeps and the rest of its cost after its wake-up;
+	 * a write pays its way out after the wake-ups it makes (chan.c).
+	 */
+	u64 syscall_entry_ns;
 	unsigned smt_speed_pct;	/* speed of each SMT sibling while both run, % */
 	unsigned cold_mlp;	/* misses in flight while refilling a cold cache */
 	unsigned jitter_pct_x10; /* relative stddev of op durations, 0.1% units */
@@ -135,7 +141,7 @@ struct cost_ns_field {
 };
 extern const struct cost_ns_field cost_ns_fields[];
 extern const int nr_cost_ns_fields;
-#define COST_NS_NR 29		/* entries of cost_ns_fields[] */
+#define COST_NS_NR 30		/* entries of cost_ns_fields[] */
 #define IRQ_INTERVAL_MIN_NS 1000 /* the shortest irq_interval_ns a file may give */
 /* The ns cost named name in k, or NULL if none is. */
 const u64 *costs_field_ns(const struct costs *k, const char *name);

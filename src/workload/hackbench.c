@@ -157,6 +157,7 @@ static void child_step(struct sim *sim, struct task_struct *p, struct step *out)
 				return;
 			}
 			chan_poll_done(&hb->wake, p);
+			chan_read_rest(sim, &hb->wake);
 			t->state = ST_IO_SYSCALL;
 			t->remaining = (u64)hb->datasize;
 			continue;

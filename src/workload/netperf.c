@@ -183,7 +183,9 @@ static void client_step(struct sim *sim, struct task_struct *p, struct step *out
 			}
 			c->trans++;
 			c->state = C_SEND_SYSCALL;
-			continue;
+			/* The recv's rest runs before netperf, back in user space, stamps. */
+			step_kernel(out, 0);
+			return;
 		}
 		case C_DONE:
 			launcher_child_exit(sim, &c->np->l);

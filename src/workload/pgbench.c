@@ -389,7 +389,7 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 			}
 			c->busy = false;
 			c->xacts++;
-			record(sim, pg, sim->now - c->sent_at);
+			record(sim, pg, op_return_ns(sim) - c->sent_at);
 			t->state = P_SCAN; /* this client sends again first */
 			continue;
 		}

@@ -209,7 +209,7 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 		case T_DONE_OP: {
 			if (window_open(tb)) {
 				struct tb_op_stat *s = &c->stat[ln->op];
-				u64 lat = sim->now - c->op_start;
+				u64 lat = op_return_ns(sim) - c->op_start;
 
 				s->count++;
 				s->total_ns += lat;

@@ -113,7 +113,7 @@ static void wis_step(struct sim *sim, struct task_struct *p, struct step *out)
 			continue;
 		}
 		case W_WRITE_SYSCALL:
-			step_kernel(out, k->pipe_write_ns);
+			step_kernel(out, chan_write_cost(sim, t->partner ? t->b : t->a));
 			t->state = W_WRITE_DO;
 			return;
 		case W_WRITE_DO:
@@ -129,7 +129,7 @@ static void wis_step(struct sim *sim, struct task_struct *p, struct step *out)
 				t->ops++;
 			continue;
 		case W_READ_SYSCALL:
-			step_kernel(out, k->pipe_read_ns);
+			step_kernel(out, chan_read_cost(sim, t->partner ? t->a : t->b));
 			t->state = W_READ_DO;
 			return;
 		case W_READ_DO:
