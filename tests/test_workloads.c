@@ -429,6 +429,27 @@ static void test_pgbench(void **state)
 	run(IDEAL1, "pgbench -S -c 1 -T 0.1");
 	expect_near(number_after("tps ="), 1e9 / 38860, 1e-3, "pgbench tps");
 	/*
+	 * A transaction's latency is that whole cycle, from the send's start,
+	 * which follows the last result's read, to this result's read
+	 * returning, its 500 ns after the data included: 38.86 us each, so an
+	 * interval's sum is its count times that (found by a review: the
+	 * send's clock was read before the last read's rest had run, and the
+	 * sums came to more than the run's length).
+	 */
+	run(IDEAL1, "pgbench -S -c 1 -T 0.1 -l --aggregate-interval=0.1");
+	{
+		const char *at = strstr(out, "max_latency, us):\n");
+		double t0, n, sum;
+
+		assert_non_null(at);
+		assert_int_equal(sscanf(at + strlen("max_latency, us):\n"), "%lf %lf %lf", &t0, &n, &sum), 3);
+		assert_true(n > 2500);
+		if (fabs(sum - n * 38.86) > 1) {
+			print_error("sum_latency %.0f us for %.0f transactions, want %.1f\n", sum, n, n * 38.86);
+			fail();
+		}
+	}
+	/*
 	 * --buffer-hit 0: both missable pages miss, each adding the two
 	 * partitions held 600 ns and a pread() of 1000 ns (copying is free
 	 * here): 38860 + 2 x 1600 = 42060 ns, 23776 tps.

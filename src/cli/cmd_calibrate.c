@@ -125,6 +125,12 @@ static double writer_share(double w, double r, u64 dw, u64 dr)
 	return (double)dw / (double)(dw + dr);
 }
 
+/* A syscall's way in or out, at most the call's whole cost (src/ipc/chan.c). */
+static u64 edge(u64 entry, u64 whole)
+{
+	return entry < whole ? entry : whole;
+}
+
 /* The cross-CPU probes' figures, ns (-1 or 0: not measured). */
 struct xcpu {
 	double wake, wake_write;	/* a 2 ms-idle CPU woken: latency, the waker's write */
@@ -200,6 +206,9 @@ static void cross_cpu_costs(struct machine *m, struct costs *k, const struct xcp
 	}
 	calib_net_path(net, &mwait_exit, NULL, 0);
 	calib_net_path(net, &poll_exit, &poll_send, 10);
+	/* The long path's send may have lost more: never dearer than it. */
+	if (poll_send > (double)k->ipi_send_ns)
+		poll_send = (double)k->ipi_send_ns;
 	for (int s = 0; s < m->nr_idle_states; s++) {
 		struct idle_state *st = &m->idle[s];
 		double e = st->mwait ? mwait_exit : exit;
@@ -484,7 +493,9 @@ int cmd_calibrate(int argc, char **argv)
 	 */
 	struct xcpu x = { .wake = wake, .wake_write = wake_write, .rtt2 = rtt2, .hp = hp,
 			  .poll_max_us = poll_max_us,
-			  .base = base - 2 * (double)k.syscall_entry_ns };
+			  .base = (double)(k.context_switch_ns + k.pipe_write_ns + k.pipe_read_ns) -
+				  (double)(edge(k.syscall_entry_ns, k.pipe_write_ns) +
+					   edge(k.syscall_entry_ns, k.pipe_read_ns)) };
 	struct idle_state given[WS_MAX_IDLE_STATES];
 	double net = 0;
 

@@ -147,11 +147,18 @@ u64 chan_write(struct sim *sim, struct chan *c, struct task_struct *p, u64 len, 
 	return n;
 }
 
+u64 chan_read_on(struct sim *sim, struct chan *c, struct task_struct *p, u64 want, bool slept,
+		 bool *blocked)
+{
+	if (c->kind == CHAN_PIPE)
+		return pipe_read(sim, &c->pipe, p, want, slept, blocked);
+	return unix_recv(sim, &c->us, p, want, blocked);
+}
+
 u64 chan_read(struct sim *sim, struct chan *c, struct task_struct *p, u64 want, bool slept,
 	      bool *blocked)
 {
-	u64 n = c->kind == CHAN_PIPE ? pipe_read(sim, &c->pipe, p, want, slept, blocked)
-				     : unix_recv(sim, &c->us, p, want, blocked);
+	u64 n = chan_read_on(sim, c, p, want, slept, blocked);
 
 	if (!*blocked)
 		chan_read_rest(sim, c);

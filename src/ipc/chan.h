@@ -47,6 +47,13 @@ u64 chan_write(struct sim *sim, struct chan *c, struct task_struct *p, u64 len, 
 u64 chan_read(struct sim *sim, struct chan *c, struct task_struct *p, u64 want, bool slept,
 	      bool *blocked);
 /*
+ * chan_read() without the rest: for a call that reads on until it has all
+ * (recv(MSG_WAITALL)), whose caller charges chan_read_rest() once, when
+ * the call returns.
+ */
+u64 chan_read_on(struct sim *sim, struct chan *c, struct task_struct *p, u64 want, bool slept,
+		 bool *blocked);
+/*
  * poll(POLLIN) without consuming: true if readable; else p is queued (non
  * exclusively, as poll's wait entries are) and must sleep.
  */

@@ -358,7 +358,7 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 		case P_SEND: {
 			struct pg_conn *c = &pg->conn[t->first + t->cur];
 
-			c->sent_at = sim->now;
+			c->sent_at = op_return_ns(sim);
 			c->busy = true;
 			c->got = 0;
 			t->state = P_SEND_DO;

@@ -123,11 +123,11 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 				out->kind = STEP_BLOCK;
 				return;
 			}
-			c->pass_start = sim->now;
+			c->pass_start = op_return_ns(sim);
 			c->state = T_NEXT;
 			continue;
 		case T_NEXT:
-			if (ln->stamped && sim->now < c->pass_start + ln->stamp_us * NSEC_PER_USEC) {
+			if (ln->stamped && op_return_ns(sim) < c->pass_start + ln->stamp_us * NSEC_PER_USEC) {
 				/* Replay at the trace's pace (nb_time_delay()). */
 				task_sleep_until(sim, p, c->pass_start + ln->stamp_us * NSEC_PER_USEC);
 				c->state = T_WORK;
@@ -137,9 +137,9 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 			c->state = T_WORK;
 			continue;
 		case T_WORK:
-			c->op_start = sim->now;
+			c->op_start = op_return_ns(sim);
 			if (ln->op == NB_SLEEP && ln->sleep_us) {
-				task_sleep_until(sim, p, sim->now + ln->sleep_us * NSEC_PER_USEC);
+				task_sleep_until(sim, p, op_return_ns(sim) + ln->sleep_us * NSEC_PER_USEC);
 				c->state = T_DONE_OP;
 				out->kind = STEP_BLOCK;
 				return;
@@ -179,11 +179,18 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 		case T_BODY_DO: {
 			/* read() of the length word, then recv(MSG_WAITALL) of the
 			 * rest: one syscall that sleeps until all has arrived. */
-			bool hdr = c->state == T_HDR_DO;
+			bool hdr = c->state == T_HDR_DO, blocked;
 			u64 want = hdr ? TBENCH_HDR - c->got : conn->resp_len - c->got, n;
 
-			if (rr_read_some(sim, &conn->s2c, p, want, &n, &c->slept, out) == RR_IO_BLOCK)
+			/* MSG_WAITALL reads on in one call: its rest once, at the end. */
+			n = hdr ? chan_read(sim, &conn->s2c, p, want, c->slept, &blocked)
+				: chan_read_on(sim, &conn->s2c, p, want, c->slept, &blocked);
+			if (blocked) {
+				c->slept = true;
+				out->kind = STEP_BLOCK;
 				return;
+			}
+			c->slept = false;
 			c->got += n;
 			if (hdr && c->got < TBENCH_HDR) {
 				c->state = T_HDR_SYSCALL;
@@ -193,6 +200,8 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 				c->state = hdr ? T_BODY_SYSCALL : T_BODY_DO;
 				continue;
 			}
+			if (!hdr)
+				chan_read_rest(sim, &conn->s2c);
 			c->exchanges++;
 			if (!c->connected) {
 				c->connected = true;
@@ -222,7 +231,7 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 			c->lines_done++;
 			if (++c->line == tb->lf->nr_lines) {
 				c->line = 0; /* the load file is replayed until the end */
-				c->pass_start = sim->now;
+				c->pass_start = op_return_ns(sim);
 			}
 			c->state = T_NEXT;
 			continue;
