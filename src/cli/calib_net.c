@@ -5,7 +5,6 @@
 #include "calib_net.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "runner.h"
 
