@@ -125,12 +125,6 @@ static double writer_share(double w, double r, u64 dw, u64 dr)
 	return (double)dw / (double)(dw + dr);
 }
 
-/* A syscall's way in or out, at most the call's whole cost (src/ipc/chan.c). */
-static u64 edge(u64 entry, u64 whole)
-{
-	return entry < whole ? entry : whole;
-}
-
 /* The cross-CPU probes' figures, ns (-1 or 0: not measured). */
 struct xcpu {
 	double wake, wake_write;	/* a 2 ms-idle CPU woken: latency, the waker's write */
@@ -494,8 +488,8 @@ int cmd_calibrate(int argc, char **argv)
 	struct xcpu x = { .wake = wake, .wake_write = wake_write, .rtt2 = rtt2, .hp = hp,
 			  .poll_max_us = poll_max_us,
 			  .base = (double)(k.context_switch_ns + k.pipe_write_ns + k.pipe_read_ns) -
-				  (double)(edge(k.syscall_entry_ns, k.pipe_write_ns) +
-					   edge(k.syscall_entry_ns, k.pipe_read_ns)) };
+				  (double)(costs_syscall_edge(&k, k.pipe_write_ns) +
+					   costs_syscall_edge(&k, k.pipe_read_ns)) };
 	struct idle_state given[WS_MAX_IDLE_STATES];
 	double net = 0;
 

@@ -54,14 +54,6 @@ static u64 read_whole(const struct sim *sim, const struct chan *c)
 	return 0;
 }
 
-/* A syscall's way in or out (syscall_entry_ns), at most its whole cost. */
-static u64 syscall_edge(const struct sim *sim, u64 whole)
-{
-	u64 e = sim->m->costs.syscall_entry_ns;
-
-	return e < whole ? e : whole;
-}
-
 /*
  * pipe_write() and unix_stream_sendmsg() wake the reader once the data is
  * queued and the lock dropped; what follows is the way out of the syscall
@@ -72,7 +64,7 @@ u64 chan_write_cost(const struct sim *sim, const struct chan *c)
 {
 	u64 w = write_whole(sim, c);
 
-	return w - syscall_edge(sim, w);
+	return w - costs_syscall_edge(&sim->m->costs, w);
 }
 
 /*
@@ -85,14 +77,14 @@ u64 chan_write_cost(const struct sim *sim, const struct chan *c)
  */
 u64 chan_read_cost(const struct sim *sim, const struct chan *c)
 {
-	return syscall_edge(sim, read_whole(sim, c));
+	return costs_syscall_edge(&sim->m->costs, read_whole(sim, c));
 }
 
 void chan_read_rest(struct sim *sim, const struct chan *c)
 {
 	u64 r = read_whole(sim, c);
 
-	charge(sim, r - syscall_edge(sim, r));
+	charge(sim, r - costs_syscall_edge(&sim->m->costs, r));
 }
 
 /*
@@ -115,7 +107,7 @@ static u64 rx_softirq_ns(const struct sim *sim, const struct chan *c, const stru
 		return 0;
 	}
 	/* The receive side runs before the send's way out: in the step. */
-	send -= syscall_edge(sim, send);
+	send -= costs_syscall_edge(&sim->m->costs, send);
 	if (rx > send)
 		rx = send;
 	if (rx && p->step_nominal_ns == send)
@@ -142,7 +134,7 @@ u64 chan_write(struct sim *sim, struct chan *c, struct task_struct *p, u64 len, 
 	if (!*blocked) {
 		u64 w = write_whole(sim, c);
 
-		charge(sim, syscall_edge(sim, w));
+		charge(sim, costs_syscall_edge(&sim->m->costs, w));
 	}
 	return n;
 }

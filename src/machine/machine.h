@@ -221,6 +221,16 @@ static inline enum c2c_class machine_c2c_class(const struct machine *m, int a, i
 	return x->package == y->package ? C2C_PACKAGE : C2C_REMOTE;
 }
 
+/*
+ * A syscall's way in or out (syscall_entry_ns) of a call costing whole ns,
+ * at most the whole: what a read pays before it sleeps and a write after
+ * its wake-ups (src/ipc/chan.c).
+ */
+static inline u64 costs_syscall_edge(const struct costs *k, u64 whole)
+{
+	return k->syscall_entry_ns < whole ? k->syscall_entry_ns : whole;
+}
+
 /* ns for a cache line to move from CPU a to CPU b. */
 static inline u64 machine_c2c_ns(const struct machine *m, int a, int b)
 {
