@@ -498,6 +498,9 @@ static void test_bad_profiles(void **state)
 	}
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"tcp_rx_softirq_ns\": 3000 } }",
 			       ":2: field \"costs.tcp_rx_softirq_ns\": above tcp_send_ns");
+	/* The send's part after its wake-up is part of the send (default 2000 ns over UDP). */
+	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"udp_send_tail_ns\": 2001 } }",
+			       ":2: field \"costs.udp_send_tail_ns\": above udp_send_ns");
 	/* Interruptions that leave a CPU less than half its time. */
 	expect_profile_refused("{ \"name\": \"x\", \"costs\": {\n \"irq_interval_ns\": 40000,\n"
 			       " \"irq_ns\": 20000 } }",
@@ -747,6 +750,19 @@ static void test_calibrate(void **state)
 			       "($m.pipe_batch_write_ns + $m.pipe_batch_read_ns) - $c.pipe_write_ns) | fabs <= 2) and "
 			       "(($m.unix_send_recv_ns * $keep * $m.unix_batch_send_ns / "
 			       "($m.unix_batch_send_ns + $m.unix_batch_recv_ns) - $c.unix_send_ns) | fabs <= 2)' %s",
+			       path), 0);
+	/*
+	 * A loopback send's part after its wake-up keeps the measured share
+	 * of its work between its way in and out (docs/costs.md): 0.25 over
+	 * TCP, 0.27 over UDP, rounded to the ns.
+	 */
+	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.costs as $c | "
+			       "def tail($send; $share): ([($send - 2 * ([$c.syscall_entry_ns, $send] | min)) "
+			       "* $share, 0] | max); "
+			       "(if $c.tcp_send_ns == null then $c.tcp_send_tail_ns == null else "
+			       "(tail($c.tcp_send_ns; 0.25) - $c.tcp_send_tail_ns | fabs) <= 0.5 end) and "
+			       "(if $c.udp_send_ns == null then $c.udp_send_tail_ns == null else "
+			       "(tail($c.udp_send_ns; 0.27) - $c.udp_send_tail_ns | fabs) <= 0.5 end)' %s",
 			       path), 0);
 	/*
 	 * The send of a wake-up is what the waker's write() took beyond the

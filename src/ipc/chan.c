@@ -55,16 +55,32 @@ static u64 read_whole(const struct sim *sim, const struct chan *c)
 }
 
 /*
- * pipe_write() and unix_stream_sendmsg() wake the reader once the data is
- * queued and the lock dropped; what follows is the way out of the syscall
- * (fs/pipe.c, net/unix/af_unix.c, v6.12). So the step before the op is
- * the write but its way out, which the op charges after its wake-ups.
+ * What a write does after its wake-ups, ns, of a write costing w. A pipe
+ * or AF_UNIX write wakes the reader once the data is queued and the lock
+ * dropped, and then leaves the call (fs/pipe.c, net/unix/af_unix.c,
+ * v6.12): its way out. A loopback send wakes the receiver from inside
+ * the NET_RX softirq its transmit runs at local_bh_enable()
+ * (sock_def_readable() from tcp_data_ready() or
+ * __udp_enqueue_schedule_skb()), and has the softirq's rest, the return
+ * through the transmit and tcp_sendmsg()'s release_sock() still to do:
+ * tcp_send_tail_ns or udp_send_tail_ns, at most what the way out leaves.
  */
+static u64 write_after(const struct sim *sim, const struct chan *c, u64 w)
+{
+	const struct costs *k = &sim->m->costs;
+	u64 edge = costs_syscall_edge(k, w);
+	u64 tail = c->kind == CHAN_TCP ? k->tcp_send_tail_ns
+		 : c->kind == CHAN_UDP ? k->udp_send_tail_ns : 0;
+
+	return edge + (tail < w - edge ? tail : w - edge);
+}
+
+/* The step before the op: the write but its part after the wake-ups. */
 u64 chan_write_cost(const struct sim *sim, const struct chan *c)
 {
 	u64 w = write_whole(sim, c);
 
-	return w - costs_syscall_edge(&sim->m->costs, w);
+	return w - write_after(sim, c, w);
 }
 
 /*
@@ -106,12 +122,20 @@ static u64 rx_softirq_ns(const struct sim *sim, const struct chan *c, const stru
 	} else {
 		return 0;
 	}
-	/* The receive side runs before the send's way out: in the step. */
+	/*
+	 * The receive side runs before the send's way out: in the step before
+	 * the op, drawn with its jitter, and past it in the part after the
+	 * wake-up, which is charged as it is.
+	 */
+	u64 step = send - write_after(sim, c, send);
+
 	send -= costs_syscall_edge(&sim->m->costs, send);
 	if (rx > send)
 		rx = send;
-	if (rx && p->step_nominal_ns == send)
-		rx = (u64)((unsigned __int128)rx * p->step_drawn_ns / send);
+	u64 in_step = rx < step ? rx : step;
+
+	if (in_step && p->step_nominal_ns == step)
+		rx = rx - in_step + (u64)((unsigned __int128)in_step * p->step_drawn_ns / step);
 	return rx;
 }
 
@@ -131,11 +155,8 @@ u64 chan_write(struct sim *sim, struct chan *c, struct task_struct *p, u64 len, 
 		if (c->us.rx_softirq_ns)
 			account_softirq(sim, sim->this_cpu, sim->kcost_ns - k0);
 	}
-	if (!*blocked) {
-		u64 w = write_whole(sim, c);
-
-		charge(sim, costs_syscall_edge(&sim->m->costs, w));
-	}
+	if (!*blocked)
+		charge(sim, write_after(sim, c, write_whole(sim, c)));
 	return n;
 }
 

@@ -28,11 +28,13 @@ void chan_init(struct chan *c, enum chan_kind kind);
 void chan_free(struct chan *c);
 /*
  * The step before a write(2)/read(2) on this channel, ns: a write's cost
- * but its way out (syscall_entry_ns), a read's way in. chan_write() and
- * chan_read() charge the rest once they complete (not while they block):
- * the write's way out after its wake-ups, the read's data and way out
- * after its own wake-up, so a read that slept pays most of its cost on
- * the far side of the sleep, as the kernel's does.
+ * but its way out (syscall_entry_ns) and, on loopback TCP or UDP, the
+ * send's part after its wake-up (tcp_send_tail_ns, udp_send_tail_ns); a
+ * read's way in. chan_write() and chan_read() charge the rest once they
+ * complete (not while they block): the write's after its wake-ups, the
+ * read's data and way out after its own wake-up, so a read that slept
+ * pays most of its cost on the far side of the sleep, as the kernel's
+ * does.
  */
 u64 chan_write_cost(const struct sim *sim, const struct chan *c);
 u64 chan_read_cost(const struct sim *sim, const struct chan *c);

@@ -130,7 +130,8 @@ const struct cost_ns_field cost_ns_fields[] = {
 	F(ipi_send_ns), F(ipi_latency_ns), F(poll_wake_ns), F(fork_ns), F(clone_ns), F(exit_ns),
 	F(thread_exit_ns), F(reap_ns), F(futex_ns), F(nanosleep_ns), F(tcp_send_ns),
 	F(tcp_recv_ns), F(udp_send_ns), F(udp_recv_ns), F(tcp_rx_softirq_ns), F(udp_rx_softirq_ns),
-	F(llc_hit_ns), F(irq_ns), F(irq_interval_ns), F(syscall_entry_ns),
+	F(llc_hit_ns), F(irq_ns), F(irq_interval_ns), F(syscall_entry_ns), F(tcp_send_tail_ns),
+	F(udp_send_tail_ns),
 };
 #undef F
 const int nr_cost_ns_fields = (int)(sizeof(cost_ns_fields) / sizeof(cost_ns_fields[0]));
@@ -153,8 +154,8 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 		"ipi_latency_ns", "poll_wake_ns", "fork_ns", "clone_ns", "exit_ns",
 		"thread_exit_ns", "reap_ns", "futex_ns", "nanosleep_ns", "tcp_send_ns", "tcp_recv_ns",
 		"udp_send_ns", "udp_recv_ns", "tcp_rx_softirq_ns", "udp_rx_softirq_ns", "llc_hit_ns",
-		"irq_ns", "irq_interval_ns", "syscall_entry_ns", "smt_speed_pct", "cold_mlp",
-		"jitter_pct_x10", NULL };
+		"irq_ns", "irq_interval_ns", "syscall_entry_ns", "tcp_send_tail_ns",
+		"udp_send_tail_ns", "smt_speed_pct", "cold_mlp", "jitter_pct_x10", NULL };
 	const char *p = "costs.";
 	u64 v;
 	json_object *cc;
@@ -207,15 +208,31 @@ static int parse_costs(const struct json_in *c, json_object *o, struct costs *k)
 			 "a second per CPU", (unsigned long long)k->irq_interval_ns, IRQ_INTERVAL_MIN_NS);
 		return jfail(c, "costs.irq_interval_ns", msg);
 	}
-	/* A receive side this file gives is part of the send it knows of. */
-	if (json_object_object_get_ex(o, "tcp_rx_softirq_ns", NULL) &&
-	    k->tcp_rx_softirq_ns > k->tcp_send_ns)
-		return jfail(c, "costs.tcp_rx_softirq_ns",
-			     "above tcp_send_ns: the receive side is part of the send");
-	if (json_object_object_get_ex(o, "udp_rx_softirq_ns", NULL) &&
-	    k->udp_rx_softirq_ns > k->udp_send_ns)
-		return jfail(c, "costs.udp_rx_softirq_ns",
-			     "above udp_send_ns: the receive side is part of the send");
+	/*
+	 * A part of a send this file gives (its receive side, its part after
+	 * the wake-up) is at most the send it knows of.
+	 */
+	const struct {
+		const char *field, *msg;
+		u64 part, send;
+	} parts[] = {
+		{ "tcp_rx_softirq_ns", "above tcp_send_ns: the receive side is part of the send",
+		  k->tcp_rx_softirq_ns, k->tcp_send_ns },
+		{ "udp_rx_softirq_ns", "above udp_send_ns: the receive side is part of the send",
+		  k->udp_rx_softirq_ns, k->udp_send_ns },
+		{ "tcp_send_tail_ns", "above tcp_send_ns: the part after the wake-up is part of the send",
+		  k->tcp_send_tail_ns, k->tcp_send_ns },
+		{ "udp_send_tail_ns", "above udp_send_ns: the part after the wake-up is part of the send",
+		  k->udp_send_tail_ns, k->udp_send_ns },
+	};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		char at[64];
+
+		if (json_object_object_get_ex(o, parts[i].field, NULL) && parts[i].part > parts[i].send) {
+			snprintf(at, sizeof(at), "costs.%s", parts[i].field);
+			return jfail(c, at, parts[i].msg);
+		}
+	}
 	return 0;
 }
 

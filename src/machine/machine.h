@@ -116,6 +116,13 @@ struct costs {
 	u64 udp_recv_ns;	/* receive on a UDP socket */
 	u64 tcp_rx_softirq_ns;	/* the part of tcp_send_ns run in the NET_RX softirq */
 	u64 udp_rx_softirq_ns;	/* the part of udp_send_ns run in the NET_RX softirq */
+	/*
+	 * The part of a loopback send after its wake-up of the receiver, its
+	 * way out not included: the NET_RX softirq's rest after
+	 * sk_data_ready() and the transmit's return (chan.c).
+	 */
+	u64 tcp_send_tail_ns;
+	u64 udp_send_tail_ns;
 	u64 llc_hit_ns;		/* a line read back from this core's LLC (latency) */
 	u64 irq_ns;		/* one interruption of a running CPU, mean length */
 	u64 irq_interval_ns;	/* mean time between them on one CPU (0: none) */
@@ -141,7 +148,7 @@ struct cost_ns_field {
 };
 extern const struct cost_ns_field cost_ns_fields[];
 extern const int nr_cost_ns_fields;
-#define COST_NS_NR 30		/* entries of cost_ns_fields[] */
+#define COST_NS_NR 32		/* entries of cost_ns_fields[] */
 #define IRQ_INTERVAL_MIN_NS 1000 /* the shortest irq_interval_ns a file may give */
 /* The ns cost named name in k, or NULL if none is. */
 const u64 *costs_field_ns(const struct costs *k, const char *name);

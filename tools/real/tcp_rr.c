@@ -2,10 +2,11 @@
  * tcp_rr.c - a real netperf TCP_RR pair on this machine: a client and a
  * server ping-pong one byte over loopback TCP (TCP_NODELAY), each bound to
  * one CPU, to compare with `wakesim run -- netperf -t TCP_RR -T C,S`
- * (docs/validation.md, section d).
+ * (docs/validation.md, section d). With a fourth argument `udp`, the same
+ * over a connected loopback UDP pair (netperf's UDP_RR).
  *
  * cc -O2 -o tcp_rr tools/real/tcp_rr.c
- * ./tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU
+ * ./tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU [udp]
  *
  * Prints "us_per_trans W cpu_us_per_trans C share S": the wall time of a
  * transaction, the CPU time (user + system) both ends spent on it, and
@@ -17,8 +18,10 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -57,48 +60,59 @@ static long whole(const char *s, long min)
 
 int main(int argc, char **argv)
 {
-	long n = argc == 4 ? whole(argv[1], 1) : -1;
-	long ccpu = argc == 4 ? whole(argv[2], 0) : -1, scpu = argc == 4 ? whole(argv[3], 0) : -1;
+	bool ok = argc == 4 || (argc == 5 && !strcmp(argv[4], "udp"));
+	bool udp = argc == 5;
+	long n = ok ? whole(argv[1], 1) : -1;
+	long ccpu = ok ? whole(argv[2], 0) : -1, scpu = ok ? whole(argv[3], 0) : -1;
 	int one = 1;
 
 	if (n < 0 || ccpu < 0 || scpu < 0) {
-		fprintf(stderr, "usage: tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU (whole numbers, "
-			"TRANSACTIONS at least 1)\n");
+		fprintf(stderr, "usage: tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU [udp] (whole "
+			"numbers, TRANSACTIONS at least 1)\n");
 		return 2;
 	}
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in ca = a;
 	socklen_t alen = sizeof(a);
 	char byte = 'x';
-	int ls = socket(AF_INET, SOCK_STREAM, 0);
+	int ls = socket(AF_INET, udp ? SOCK_DGRAM : SOCK_STREAM, 0);
+	int c = udp ? socket(AF_INET, SOCK_DGRAM, 0) : -1;
 
 	/* Both CPUs must exist before a server can be left waiting. */
 	bind_cpu(scpu);
 	bind_cpu(ccpu);
 	if (ls < 0 || bind(ls, (void *)&a, sizeof(a)) || getsockname(ls, (void *)&a, &alen) ||
-	    listen(ls, 1))
+	    (!udp && listen(ls, 1)))
 		die("listen");
+	/* UDP: each end connected to the other, so send() and recv() suffice. */
+	alen = sizeof(ca);
+	if (udp && (c < 0 || bind(c, (void *)&ca, sizeof(ca)) ||
+		    getsockname(c, (void *)&ca, &alen) || connect(ls, (void *)&ca, sizeof(ca))))
+		die("udp socket");
 	pid_t srv = fork();
 
 	if (srv < 0)
 		die("fork");
 	if (srv == 0) {
 		bind_cpu(scpu);
-		int s = accept(ls, NULL, NULL);
+		int s = udp ? ls : accept(ls, NULL, NULL);
 
 		if (s < 0)
 			die("accept");
-		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		if (!udp)
+			setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		while (recv(s, &byte, 1, 0) == 1)
 			if (send(s, &byte, 1, 0) != 1)
 				die("send");
 		_exit(0);
 	}
 	close(ls);	/* the server's copy alone: if it dies, the connection is refused */
-	int c = socket(AF_INET, SOCK_STREAM, 0);
-
+	if (!udp)
+		c = socket(AF_INET, SOCK_STREAM, 0);
 	if (c < 0 || connect(c, (void *)&a, sizeof(a)))
 		die("connect");
-	setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (!udp)
+		setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	struct rusage r0, rs, rc;
 	struct timespec t0, t1;
 
@@ -109,6 +123,9 @@ int main(int argc, char **argv)
 			die("round trip");
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	getrusage(RUSAGE_SELF, &rc);
+	/* A UDP server learns of the end from an empty datagram. */
+	if (udp && send(c, &byte, 0, 0) != 0)
+		die("send");
 	close(c);
 	waitpid(srv, NULL, 0);
 	/* The server's whole life is the loop, bar its accept. */
