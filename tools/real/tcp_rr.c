@@ -3,10 +3,12 @@
  * server ping-pong one byte over loopback TCP (TCP_NODELAY), each bound to
  * one CPU, to compare with `wakesim run -- netperf -t TCP_RR -T C,S`
  * (docs/validation.md, section d). With a fourth argument `udp`, the same
- * over a connected loopback UDP pair (netperf's UDP_RR).
+ * over a connected loopback UDP pair (netperf's UDP_RR); `unix`, over an
+ * AF_UNIX stream socket pair; `pipe`, over two pipes, with write(2) and
+ * read(2) (perf bench sched pipe's ping-pong).
  *
  * cc -O2 -o tcp_rr tools/real/tcp_rr.c
- * ./tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU [udp]
+ * ./tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU [udp|unix|pipe]
  *
  * Prints "us_per_trans W cpu_us_per_trans C share S": the wall time of a
  * transaction, the CPU time (user + system) both ends spent on it, and
@@ -58,19 +60,93 @@ static long whole(const char *s, long min)
 	return *s && !*end && v >= min ? v : -1;
 }
 
+/* What the pair spent: wall and CPU time a transaction, and their ratio. */
+static void report(long n, struct timespec t0, struct timespec t1, struct rusage r0,
+		   struct rusage rc, struct rusage rs)
+{
+	double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	double cpu = tv_s(rc.ru_utime) + tv_s(rc.ru_stime) - tv_s(r0.ru_utime) - tv_s(r0.ru_stime) +
+		     tv_s(rs.ru_utime) + tv_s(rs.ru_stime);
+
+	printf("us_per_trans %.2f cpu_us_per_trans %.2f share %.2f\n", wall / (double)n * 1e6,
+	       cpu / (double)n * 1e6, cpu / wall);
+}
+
+/*
+ * The ping-pong over an AF_UNIX stream socket pair (send/recv) or two
+ * pipes (write/read): the server's end closed by the client ends it.
+ */
+static int local_rr(long n, long ccpu, long scpu, bool pipes)
+{
+	int up[2], down[2];	/* pipes: client -> server, server -> client */
+	int c_wr, c_rd, s_rd, s_wr;
+	char byte = 'x';
+
+	bind_cpu(scpu);
+	bind_cpu(ccpu);
+	if (pipes) {
+		if (pipe(up) || pipe(down))
+			die("pipe");
+		c_wr = up[1], s_rd = up[0], s_wr = down[1], c_rd = down[0];
+	} else {
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, up))
+			die("socketpair");
+		c_wr = c_rd = up[0], s_rd = s_wr = up[1];
+	}
+	pid_t srv = fork();
+
+	if (srv < 0)
+		die("fork");
+	if (srv == 0) {
+		bind_cpu(scpu);
+		close(c_wr);
+		if (pipes)
+			close(c_rd);
+		while ((pipes ? read(s_rd, &byte, 1) : recv(s_rd, &byte, 1, 0)) == 1)
+			if ((pipes ? write(s_wr, &byte, 1) : send(s_wr, &byte, 1, 0)) != 1)
+				die("send");
+		_exit(0);
+	}
+	close(s_rd);
+	if (pipes)
+		close(s_wr);
+	struct rusage r0, rs, rc;
+	struct timespec t0, t1;
+
+	getrusage(RUSAGE_SELF, &r0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (long i = 0; i < n; i++)
+		if ((pipes ? write(c_wr, &byte, 1) : send(c_wr, &byte, 1, 0)) != 1 ||
+		    (pipes ? read(c_rd, &byte, 1) : recv(c_rd, &byte, 1, 0)) != 1)
+			die("round trip");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	getrusage(RUSAGE_SELF, &rc);
+	close(c_wr);	/* the server reads the end */
+	if (pipes)
+		close(c_rd);
+	waitpid(srv, NULL, 0);
+	getrusage(RUSAGE_CHILDREN, &rs);
+	report(n, t0, t1, r0, rc, rs);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	bool ok = argc == 4 || (argc == 5 && !strcmp(argv[4], "udp"));
-	bool udp = argc == 5;
+	const char *mode = argc == 5 ? argv[4] : "tcp";
+	bool ok = argc == 4 || (argc == 5 && (!strcmp(mode, "udp") || !strcmp(mode, "unix") ||
+					      !strcmp(mode, "pipe")));
+	bool udp = !strcmp(mode, "udp"), local = !strcmp(mode, "unix") || !strcmp(mode, "pipe");
 	long n = ok ? whole(argv[1], 1) : -1;
 	long ccpu = ok ? whole(argv[2], 0) : -1, scpu = ok ? whole(argv[3], 0) : -1;
 	int one = 1;
 
 	if (n < 0 || ccpu < 0 || scpu < 0) {
-		fprintf(stderr, "usage: tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU [udp] (whole "
-			"numbers, TRANSACTIONS at least 1)\n");
+		fprintf(stderr, "usage: tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU [udp|unix|pipe] "
+			"(whole numbers, TRANSACTIONS at least 1)\n");
 		return 2;
 	}
+	if (local)
+		return local_rr(n, ccpu, scpu, !strcmp(mode, "pipe"));
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	struct sockaddr_in ca = a;
 	socklen_t alen = sizeof(a);
@@ -130,11 +206,6 @@ int main(int argc, char **argv)
 	waitpid(srv, NULL, 0);
 	/* The server's whole life is the loop, bar its accept. */
 	getrusage(RUSAGE_CHILDREN, &rs);
-	double wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	double cpu = tv_s(rc.ru_utime) + tv_s(rc.ru_stime) - tv_s(r0.ru_utime) - tv_s(r0.ru_stime) +
-		     tv_s(rs.ru_utime) + tv_s(rs.ru_stime);
-
-	printf("us_per_trans %.2f cpu_us_per_trans %.2f share %.2f\n", wall / (double)n * 1e6,
-	       cpu / (double)n * 1e6, cpu / wall);
+	report(n, t0, t1, r0, rc, rs);
 	return 0;
 }
