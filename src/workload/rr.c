@@ -99,12 +99,13 @@ enum rr_io rr_write_rest(struct sim *sim, struct chan *c, struct task_struct *p,
 	return *remain ? RR_IO_SYSCALL : RR_IO_DONE;
 }
 
-enum rr_io rr_read_some(struct sim *sim, struct chan *c, struct task_struct *p, u64 want,
-			u64 *n, bool *slept, struct step *out)
+static enum rr_io rr_read(struct sim *sim, struct chan *c, struct task_struct *p, u64 want,
+			  u64 *n, bool *slept, struct step *out, bool rest)
 {
 	bool blocked;
 
-	*n = chan_read(sim, c, p, want, *slept, &blocked);
+	*n = rest ? chan_read(sim, c, p, want, *slept, &blocked)
+		  : chan_read_on(sim, c, p, want, *slept, &blocked);
 	if (blocked) {
 		*slept = true;
 		out->kind = STEP_BLOCK;
@@ -112,4 +113,16 @@ enum rr_io rr_read_some(struct sim *sim, struct chan *c, struct task_struct *p, 
 	}
 	*slept = false;
 	return RR_IO_DONE;
+}
+
+enum rr_io rr_read_some(struct sim *sim, struct chan *c, struct task_struct *p, u64 want,
+			u64 *n, bool *slept, struct step *out)
+{
+	return rr_read(sim, c, p, want, n, slept, out, true);
+}
+
+enum rr_io rr_read_on(struct sim *sim, struct chan *c, struct task_struct *p, u64 want,
+		      u64 *n, bool *slept, struct step *out)
+{
+	return rr_read(sim, c, p, want, n, slept, out, false);
 }

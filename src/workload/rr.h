@@ -50,5 +50,12 @@ enum rr_io rr_write_rest(struct sim *sim, struct chan *c, struct task_struct *p,
  */
 enum rr_io rr_read_some(struct sim *sim, struct chan *c, struct task_struct *p, u64 want,
 			u64 *n, bool *slept, struct step *out);
+/*
+ * rr_read_some() without the read's rest (chan_read_on()): a part of a
+ * recv(MSG_WAITALL), whose caller charges chan_read_rest() once, when the
+ * call has all it waits for.
+ */
+enum rr_io rr_read_on(struct sim *sim, struct chan *c, struct task_struct *p, u64 want,
+		      u64 *n, bool *slept, struct step *out);
 
 #endif

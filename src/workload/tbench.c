@@ -179,18 +179,13 @@ static void tb_client_step(struct sim *sim, struct task_struct *p, struct step *
 		case T_BODY_DO: {
 			/* read() of the length word, then recv(MSG_WAITALL) of the
 			 * rest: one syscall that sleeps until all has arrived. */
-			bool hdr = c->state == T_HDR_DO, blocked;
+			bool hdr = c->state == T_HDR_DO;
 			u64 want = hdr ? TBENCH_HDR - c->got : conn->resp_len - c->got, n;
 
 			/* MSG_WAITALL reads on in one call: its rest once, at the end. */
-			n = hdr ? chan_read(sim, &conn->s2c, p, want, c->slept, &blocked)
-				: chan_read_on(sim, &conn->s2c, p, want, c->slept, &blocked);
-			if (blocked) {
-				c->slept = true;
-				out->kind = STEP_BLOCK;
+			if ((hdr ? rr_read_some : rr_read_on)(sim, &conn->s2c, p, want, &n, &c->slept,
+							      out) == RR_IO_BLOCK)
 				return;
-			}
-			c->slept = false;
 			c->got += n;
 			if (hdr && c->got < TBENCH_HDR) {
 				c->state = T_HDR_SYSCALL;
