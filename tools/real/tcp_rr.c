@@ -10,6 +10,9 @@
  * cc -O2 -o tcp_rr tools/real/tcp_rr.c
  * ./tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU [udp|unix|pipe]
  *
+ * A CPU given as "any" leaves that end unbound: several unbound pairs run
+ * at once show where the kernel places them at a load level.
+ *
  * Prints "us_per_trans W cpu_us_per_trans C share S": the wall time of a
  * transaction, the CPU time (user + system) both ends spent on it, and
  * their ratio, the CPUs the pair keeps busy. Exit 2 on bad arguments or a
@@ -36,10 +39,15 @@ static void die(const char *what)
 	exit(2);
 }
 
+/* ANY_CPU: left free to run anywhere, as an unbound netperf is. */
+#define ANY_CPU (-2L)
+
 static void bind_cpu(long cpu)
 {
 	cpu_set_t set;
 
+	if (cpu == ANY_CPU)
+		return;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
@@ -137,12 +145,13 @@ int main(int argc, char **argv)
 					      !strcmp(mode, "pipe")));
 	bool udp = !strcmp(mode, "udp"), local = !strcmp(mode, "unix") || !strcmp(mode, "pipe");
 	long n = ok ? whole(argv[1], 1) : -1;
-	long ccpu = ok ? whole(argv[2], 0) : -1, scpu = ok ? whole(argv[3], 0) : -1;
+	long ccpu = !ok ? -1 : !strcmp(argv[2], "any") ? ANY_CPU : whole(argv[2], 0);
+	long scpu = !ok ? -1 : !strcmp(argv[3], "any") ? ANY_CPU : whole(argv[3], 0);
 	int one = 1;
 
-	if (n < 0 || ccpu < 0 || scpu < 0) {
+	if (n < 0 || ccpu == -1 || scpu == -1) {
 		fprintf(stderr, "usage: tcp_rr TRANSACTIONS CLIENT_CPU SERVER_CPU [udp|unix|pipe] "
-			"(whole numbers, TRANSACTIONS at least 1)\n");
+			"(whole numbers, TRANSACTIONS at least 1; a CPU may be \"any\")\n");
 		return 2;
 	}
 	if (local)
