@@ -115,10 +115,12 @@ void set_task_cpu(struct sim *sim, struct task_struct *p, int new_cpu)
 	sim->met.migrations[migr_class_of(sim, old, new_cpu)]++;
 	if (sched_cfs(sim))
 		cfs_migrate_task_rq(sim, p);
-	update_load_avg_se(sim, &sim->rq[old], NULL);
+	cfs_avg_sync(sim, &sim->rq[old]);
 	u64 old_clock = rq_clock_task(sim, &sim->rq[old]), new_clock = rq_clock_task(sim, &sim->rq[new_cpu]);
 
 	pelt_update(&p->se.avg, old_clock, 0, 0, 0, p->se.weight);
+	if (p->__state == TASK_WAKING)
+		migrate_task_rq_lines(sim, p, old);
 	pelt_detach(&sim->rq[old].cfs.avg, &p->se.avg);
 	/*
 	 * The entity's time moves to the new CPU's clock_task, as

@@ -351,7 +351,16 @@ int update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
 	if (se)
 		pelt_update(&se->avg, now, !!se->on_rq, se->on_rq && !se->sched_delayed,
 			    cfs->curr == se ? cap : 0, se->weight);
+	cfs_avg_update_lines(sim, rq);
 	return pelt_update(&cfs->avg, now, cfs->load, cfs->nr_queued, cfs->curr ? cap : 0, 1);
+}
+
+int cfs_avg_sync(struct sim *sim, struct rq *rq)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	return pelt_update(&cfs->avg, rq_clock_task(sim, rq), cfs->load, cfs->nr_queued,
+			   cfs->curr ? rq->cpu_capacity : 0, 1);
 }
 
 /*

@@ -109,6 +109,8 @@ struct kernel_profile {
 	bool pipe_read_wakes_if_was_full; /* pipe_read() wakes a writer whenever the pipe
 					 * was full as the read began, even if the read
 					 * freed no slot (v5.5-v6.13; fs/pipe.c) */
+	bool migrate_pelt_lag;		/* a wake-up migration reads the old CPU's curr
+					 * (migrate_se_pelt_lag(), v6.0+) */
 	/* features.h defaults that differ from mainline's, -1 ended */
 	signed char feat_on[4], feat_off[6];
 };

@@ -339,6 +339,32 @@ u64 rq_clock_task(struct sim *sim, struct rq *rq);
  * crossed: update_cfs_rq_load_avg()'s "decayed").
  */
 int update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se);
+/*
+ * The root cfs_rq's averages brought up to now for the model's own
+ * bookkeeping (set_task_cpu()'s immediate detach), which the kernel does
+ * not do there: no line is written. Returns update_load_avg_se()'s decayed.
+ */
+int cfs_avg_sync(struct sim *sim, struct rq *rq);
+
+/* ---- a wake-up migration's lines on the CPU it leaves (migrate.c) ---- */
+
+/*
+ * migrate_task_rq_fair() of a waking p leaving CPU old, from sim->this_cpu
+ * (nothing charged without one): on CFS profiles the old cfs_rq's
+ * min_vruntime line, then its averages' line (sync_entity_load_avg()),
+ * the removed line written under its lock (remove_entity_load_avg()), and
+ * from v6.0 old's rq->curr (migrate_se_pelt_lag()) unless p's averages
+ * decayed to 0. Queues the removal for old's next update. fair.c v5.12,
+ * v6.4, v6.12.
+ */
+void migrate_task_rq_lines(struct sim *sim, struct task_struct *p, int old);
+/*
+ * update_cfs_rq_load_avg() on rq from sim->this_cpu (its own CPU, or a
+ * waker's or balancer's holding its lock; nothing without a CPU): takes
+ * the removed load back under removed.lock if a migration queued some,
+ * then writes the averages' line.
+ */
+void cfs_avg_update_lines(struct sim *sim, struct rq *rq);
 
 /* ---- the task group's load_avg line (tg.c), all no-ops without --cgroup ---- */
 

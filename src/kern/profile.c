@@ -13,6 +13,7 @@ const struct kernel_profile kernel_profiles[KV_NR] = {
 		.name = "v5.12", .cfs = true, .base_slice_floor = false, .cls_level = false,
 		.base_slice_ns = 0, .schedstat_version = 15, .rd_flags_on_change = false,
 		.pipe_read_wakes_if_was_full = true,
+		.migrate_pelt_lag = false,
 		/* v5.12's features.h: SIS_PROP on, no SIS_UTIL (v6.0); before S1
 		 * was merged (v5.13), has_idle_cores was read without SMT too;
 		 * DELAY_DEQUEUE and DELAY_ZERO came with v6.12. */
@@ -23,6 +24,7 @@ const struct kernel_profile kernel_profiles[KV_NR] = {
 		.name = "v6.4", .cfs = true, .base_slice_floor = true, .cls_level = true,
 		.base_slice_ns = 0, .schedstat_version = 15, .rd_flags_on_change = false,
 		.pipe_read_wakes_if_was_full = true,
+		.migrate_pelt_lag = true,
 		.feat_on = { -1 },
 		.feat_off = { F(DELAY_DEQUEUE), F(DELAY_ZERO), F(TG_LOAD_RATELIMIT), -1 },
 	},
@@ -30,6 +32,7 @@ const struct kernel_profile kernel_profiles[KV_NR] = {
 		.name = "v6.6", .cfs = false, .base_slice_floor = false, .cls_level = true,
 		.base_slice_ns = 750000, .schedstat_version = 15, .rd_flags_on_change = false,
 		.pipe_read_wakes_if_was_full = true,
+		.migrate_pelt_lag = true,
 		.feat_on = { -1 },
 		.feat_off = { F(DELAY_DEQUEUE), F(DELAY_ZERO), F(TG_LOAD_RATELIMIT), -1 },
 	},
@@ -37,6 +40,7 @@ const struct kernel_profile kernel_profiles[KV_NR] = {
 		.name = "mainline", .cfs = false, .base_slice_floor = false, .cls_level = true,
 		.base_slice_ns = 700000, .schedstat_version = 16, .rd_flags_on_change = true,
 		.pipe_read_wakes_if_was_full = false,
+		.migrate_pelt_lag = true,
 		.feat_on = { -1 },
 		.feat_off = { -1 },
 	},

@@ -258,6 +258,8 @@ struct cfs_rq {
 	unsigned long tg_load_avg_contrib;
 	u64 last_update_tg_load_avg;
 	bool tg_removed;
+	/* Wake-up migrations away whose load waits in removed (kern/migrate.c). */
+	int removed_nr;
 	/* CFS profiles (kern/cfs.c): */
 	u64 min_vruntime;	/* monotonic floor of the queue's vruntimes, virtual ns */
 	struct sched_entity *next, *last;	/* buddies: the wakee that preempted, and its victim */
@@ -376,13 +378,19 @@ struct rq {
 	 * next one, ttwu_pending beside nr_switches and nohz_csd; curr_line
 	 * curr and idle (rq->clock, which update_rq_clock() writes and may
 	 * share it, is not modelled); cfs_line the cfs_rq's counts
-	 * (nr_running, h_nr_running, idle_h_nr_running). Last in wakesim's
-	 * struct: each holds a mask of up to 8192 CPUs.
+	 * (nr_running, h_nr_running, idle_h_nr_running, and on CFS
+	 * min_vruntime); avg_line the tasks' cfs_rq's struct sched_avg
+	 * (____cacheline_aligned: last_update_time and the averages) and
+	 * removed_line its removed load (its lock ____cacheline_aligned):
+	 * kern/migrate.c. Last in wakesim's struct: each holds a mask of up
+	 * to 8192 CPUs.
 	 */
 	struct cacheline line;
 	struct cacheline pend_line;
 	struct cacheline curr_line;
 	struct cacheline cfs_line;
+	struct cacheline avg_line;
+	struct cacheline removed_line;
 };
 
 /* ---- sched domains (kern/topology.c) ---- */

@@ -138,6 +138,8 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		cacheline_init(&rq->pend_line);
 		cacheline_init(&rq->curr_line);
 		cacheline_init(&rq->cfs_line);
+		cacheline_init(&rq->avg_line);
+		cacheline_init(&rq->removed_line);
 		rq->lock_owner = -1;
 		rq->claim_from = -1;
 		event_init(&rq->ev_run, EV_CPU_RUN, cpu, NULL);
