@@ -50,7 +50,8 @@ static u64 wake_move(struct sim *sim, struct task_struct *p, u64 now)
  * (180); v5.12 no migrate_se_pelt_lag() (180); a task whose averages have
  * decayed to 0 is not checked for an idle CPU (v6.4: 180). The removal
  * waits for CPU 0 either way. From no CPU (a wake-up from the workload's
- * clock) nothing is charged, and the removal is queued all the same.
+ * clock) nothing is charged, and the removal is queued all the same; a
+ * load update from no CPU takes it back, charging nobody.
  */
 static void test_migrate_waker_lines(void **state)
 {
@@ -88,6 +89,11 @@ static void test_migrate_waker_lines(void **state)
 	set_task_cpu(sim, p, 1);
 	assert_int_equal(sim->kcost_ns, 0);
 	assert_int_equal(cpu_rq(sim, 0)->cfs.removed_nr, 1);
+	/* An update from no CPU takes the removal back, charging nobody. */
+	sim->now = 2000;
+	update_load_avg_se(sim, cpu_rq(sim, 0), NULL);
+	assert_int_equal(sim->kcost_ns, 0);
+	assert_int_equal(cpu_rq(sim, 0)->cfs.removed_nr, 0);
 	tu_sim_free(sim);
 	tu_machine_free(m);
 }
@@ -96,8 +102,10 @@ static void test_migrate_waker_lines(void **state)
  * The old CPU's side. After the move above (v6.4), CPU 0's next load
  * update takes the removed line back from CPU 16 (60) and writes its
  * averages' line, which CPU 16 read: fetched from that copy and the copy
- * invalidated (60): 120. The next update has nothing removed and holds
- * the line alone: 1. A remote update (CPU 1's locked enqueue on CPU 0)
+ * invalidated (60): 120. The next update, a PELT step (1024 ns) later,
+ * has nothing removed: it reads removed.nr and writes its averages, both
+ * lines its own (1 + 1); one within the same step writes no averages (1).
+ * A remote update (CPU 1's locked enqueue on CPU 0)
  * after a second move takes both lines from where they are: the removed
  * line from CPU 16 (CPU 1 to 16: other socket, 60), the averages' from
  * CPU 0, which wrote it last, with CPU 16's copy (CPU 1 is CPU 0's SMT
@@ -122,6 +130,11 @@ static void test_migrate_removed_taken(void **state)
 	assert_int_equal(sim->kcost_ns, 120);
 	assert_int_equal(rq0->cfs.removed_nr, 0);
 	sim->now = 3000;
+	sim->kcost_ns = 0;
+	update_load_avg_se(sim, rq0, NULL);
+	assert_int_equal(sim->kcost_ns, 2);
+	/* Within the same 1024-ns step of the PELT clock: only removed.nr's read. */
+	sim->now = 3050;
 	sim->kcost_ns = 0;
 	update_load_avg_se(sim, rq0, NULL);
 	assert_int_equal(sim->kcost_ns, 1);

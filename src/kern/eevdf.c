@@ -351,8 +351,11 @@ int update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
 	if (se)
 		pelt_update(&se->avg, now, !!se->on_rq, se->on_rq && !se->sched_delayed,
 			    cfs->curr == se ? cap : 0, se->weight);
-	cfs_avg_update_lines(sim, rq);
-	return pelt_update(&cfs->avg, now, cfs->load, cfs->nr_queued, cfs->curr ? cap : 0, 1);
+	u64 last = cfs->avg.last_update_time;
+	int decayed = pelt_update(&cfs->avg, now, cfs->load, cfs->nr_queued, cfs->curr ? cap : 0, 1);
+
+	cfs_avg_update_lines(sim, rq, cfs->avg.last_update_time != last);
+	return decayed;
 }
 
 int cfs_avg_sync(struct sim *sim, struct rq *rq)

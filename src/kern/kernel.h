@@ -360,11 +360,12 @@ int cfs_avg_sync(struct sim *sim, struct rq *rq);
 void migrate_task_rq_lines(struct sim *sim, struct task_struct *p, int old);
 /*
  * update_cfs_rq_load_avg() on rq from sim->this_cpu (its own CPU, or a
- * waker's or balancer's holding its lock; nothing without a CPU): takes
- * the removed load back under removed.lock if a migration queued some,
- * then writes the averages' line.
+ * waker's or balancer's holding its lock; nothing charged without a CPU):
+ * reads removed.nr, takes the removed load back under removed.lock if a
+ * migration queued some, and writes the averages' line if it did or
+ * moved: the PELT clock's 1024-ns step passed since the last update.
  */
-void cfs_avg_update_lines(struct sim *sim, struct rq *rq);
+void cfs_avg_update_lines(struct sim *sim, struct rq *rq, bool moved);
 
 /* ---- the task group's load_avg line (tg.c), all no-ops without --cgroup ---- */
 

@@ -19,12 +19,14 @@
  *   averages have not decayed to 0, reads the old rq's curr to see whether
  *   that CPU idles; only an idle one's clocks are read further (not
  *   modelled: the clock lines are not, and an idle CPU leaves them alone).
- * - The next update_cfs_rq_load_avg() of the old cfs_rq (an enqueue,
- *   dequeue or tick on that CPU, a remote wake-up's locked enqueue there,
- *   a balancer's update of its blocked averages) finds removed.nr set,
- *   takes the lock, swaps the sums out and clears them: it writes the
- *   removed line back from the waker; and every such update writes the
- *   averages' line.
+ * - Every update_cfs_rq_load_avg() reads removed.nr. The next one of the
+ *   old cfs_rq (an enqueue, dequeue or tick on that CPU, a remote
+ *   wake-up's locked enqueue there, with --cgroup a balancer's update of
+ *   its blocked averages) finds it set, takes the lock, swaps the sums out
+ *   and clears them: it writes the removed line back from the waker. An
+ *   update writes the averages' line when it took load out or a 1024-ns
+ *   step of the PELT clock passed (___update_load_sum() returns early
+ *   before that).
  *
  * All these happen before the wake-up's claim of its new CPU (the
  * ttwu_pending write or the locked enqueue), so they lengthen the window
@@ -32,7 +34,9 @@
  *
  * Not modelled: the task's own lines (p->se), which the wake-up writes
  * anyway; the group entity's averages one level up (--cgroup), which
- * follow the leaf's.
+ * follow the leaf's; the blocked-average updates of balancing in the root
+ * group, which the model does not run (kern/tg.c's
+ * update_blocked_averages() is there for the task group's line).
  */
 #include "kernel.h"
 
@@ -57,13 +61,18 @@ void migrate_task_rq_lines(struct sim *sim, struct task_struct *p, int old)
 		line_read(sim, &rq->curr_line);
 }
 
-void cfs_avg_update_lines(struct sim *sim, struct rq *rq)
+void cfs_avg_update_lines(struct sim *sim, struct rq *rq, bool moved)
 {
+	bool removed = rq->cfs.removed_nr;
+
+	rq->cfs.removed_nr = 0;
 	if (sim->this_cpu < 0)
 		return;
-	if (rq->cfs.removed_nr) {
-		rq->cfs.removed_nr = 0;
+	/* removed.nr is read at every update, written back when set. */
+	if (removed)
 		line_write(sim, &rq->removed_line);
-	}
-	line_write(sim, &rq->avg_line);
+	else
+		line_read(sim, &rq->removed_line);
+	if (removed || moved)
+		line_write(sim, &rq->avg_line);
 }

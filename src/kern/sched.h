@@ -373,8 +373,8 @@ struct rq {
 	u64 busy_ns;
 
 	/*
-	 * struct rq's lines that idle checks read (kernel/sched/sched.h,
-	 * v6.12 layout): line holds __lock and nr_running; pend_line the
+	 * struct rq's lines that idle checks and a wake-up's migration read
+	 * (kernel/sched/sched.h, v6.12 layout): line holds __lock and nr_running; pend_line the
 	 * next one, ttwu_pending beside nr_switches and nohz_csd; curr_line
 	 * curr and idle (rq->clock, which update_rq_clock() writes and may
 	 * share it, is not modelled); cfs_line the cfs_rq's counts
