@@ -42,6 +42,20 @@ static u64 wake_move(struct sim *sim, struct task_struct *p, u64 now)
 	return ns;
 }
 
+/* What a load update of CPU 0's cfs_rq from cpu at now (ns) is charged (ns). */
+static u64 cfs_update_from(struct sim *sim, int cpu, u64 now)
+{
+	sim->this_cpu = cpu;
+	sim->now = now;
+	sim->kcost_ns = 0;
+	update_load_avg_se(sim, cpu_rq(sim, 0), NULL);
+	u64 ns = sim->kcost_ns;
+
+	sim->this_cpu = -1;
+	sim->kcost_ns = 0;
+	return ns;
+}
+
 /*
  * The waker's side, by profile. v6.4 (CFS, v6.0's migrate_se_pelt_lag()):
  * the cfs_rq's first line for min_vruntime, the averages' line for
@@ -123,33 +137,18 @@ static void test_migrate_removed_taken(void **state)
 	owner_writes(sim, 0);
 	wake_move(sim, p, 1000);
 
-	sim->this_cpu = 0;
-	sim->now = 2000;
-	sim->kcost_ns = 0;
-	update_load_avg_se(sim, rq0, NULL);
-	assert_int_equal(sim->kcost_ns, 120);
+	assert_int_equal(cfs_update_from(sim, 0, 2000), 120);
 	assert_int_equal(rq0->cfs.removed_nr, 0);
-	sim->now = 3000;
-	sim->kcost_ns = 0;
-	update_load_avg_se(sim, rq0, NULL);
-	assert_int_equal(sim->kcost_ns, 2);
+	assert_int_equal(cfs_update_from(sim, 0, 3000), 2);
 	/* Within the same 1024-ns step of the PELT clock: only removed.nr's read. */
-	sim->now = 3050;
-	sim->kcost_ns = 0;
-	update_load_avg_se(sim, rq0, NULL);
-	assert_int_equal(sim->kcost_ns, 1);
+	assert_int_equal(cfs_update_from(sim, 0, 3050), 1);
 
 	/* Back on CPU 0, then moved away again by CPU 16. */
 	p->cpu = p->wake_cpu = 0;
 	wake_move(sim, p, 4000);
 	assert_int_equal(rq0->cfs.removed_nr, 1);
-	sim->this_cpu = 1;
-	sim->now = 5000;
-	sim->kcost_ns = 0;
-	update_load_avg_se(sim, rq0, NULL);
-	assert_int_equal(sim->kcost_ns, 70);
+	assert_int_equal(cfs_update_from(sim, 1, 5000), 70);
 	assert_int_equal(rq0->cfs.removed_nr, 0);
-	sim->this_cpu = -1;
 	tu_sim_free(sim);
 	tu_machine_free(m);
 }

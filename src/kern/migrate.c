@@ -12,7 +12,7 @@
  * - remove_entity_load_avg(): sync_entity_load_avg() reads the old
  *   cfs_rq's avg.last_update_time (struct sched_avg is
  *   ____cacheline_aligned, so that is the line of the averages its CPU
- *   writes at every update), then under removed.lock adds the task's
+ *   keeps writing), then under removed.lock adds the task's
  *   load, util and runnable averages to cfs_rq->removed, a line of its own
  *   (the lock ____cacheline_aligned).
  * - migrate_se_pelt_lag() (v6.0 on, CONFIG_NO_HZ_COMMON): for a task whose

@@ -374,8 +374,9 @@ struct rq {
 
 	/*
 	 * struct rq's lines that idle checks and a wake-up's migration read
-	 * (kernel/sched/sched.h, v6.12 layout): line holds __lock and nr_running; pend_line the
-	 * next one, ttwu_pending beside nr_switches and nohz_csd; curr_line
+	 * (kernel/sched/sched.h, v6.12 layout): line holds __lock and
+	 * nr_running; pend_line the next one, ttwu_pending beside
+	 * nr_switches and nohz_csd; curr_line
 	 * curr and idle (rq->clock, which update_rq_clock() writes and may
 	 * share it, is not modelled); cfs_line the cfs_rq's counts
 	 * (nr_running, h_nr_running, idle_h_nr_running, and on CFS
