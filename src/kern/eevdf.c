@@ -341,18 +341,26 @@ unsigned long task_util_est(const struct task_struct *p)
 	return est > p->se.avg.util_avg ? est : p->se.avg.util_avg;
 }
 
+/* The root cfs_rq's PELT brought to now (ns of its clock_task). */
+static int cfs_avg_pelt(struct rq *rq, u64 now)
+{
+	struct cfs_rq *cfs = &rq->cfs;
+
+	return pelt_update(&cfs->avg, now, cfs->load, cfs->nr_queued,
+			   cfs->curr ? rq->cpu_capacity : 0, 1);
+}
+
 int update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
 {
 	struct cfs_rq *cfs = &rq->cfs;
 	u64 now = rq_clock_task(sim, rq);
-	unsigned long cap = rq->cpu_capacity;
 
 	/* A delayed sleeper keeps its load (on_rq) but is not runnable (se_runnable()). */
 	if (se)
 		pelt_update(&se->avg, now, !!se->on_rq, se->on_rq && !se->sched_delayed,
-			    cfs->curr == se ? cap : 0, se->weight);
+			    cfs->curr == se ? rq->cpu_capacity : 0, se->weight);
 	u64 last = cfs->avg.last_update_time;
-	int decayed = pelt_update(&cfs->avg, now, cfs->load, cfs->nr_queued, cfs->curr ? cap : 0, 1);
+	int decayed = cfs_avg_pelt(rq, now);
 
 	cfs_avg_update_lines(sim, rq, cfs->avg.last_update_time != last);
 	return decayed;
@@ -360,10 +368,7 @@ int update_load_avg_se(struct sim *sim, struct rq *rq, struct sched_entity *se)
 
 int cfs_avg_sync(struct sim *sim, struct rq *rq)
 {
-	struct cfs_rq *cfs = &rq->cfs;
-
-	return pelt_update(&cfs->avg, rq_clock_task(sim, rq), cfs->load, cfs->nr_queued,
-			   cfs->curr ? rq->cpu_capacity : 0, 1);
+	return cfs_avg_pelt(rq, rq_clock_task(sim, rq));
 }
 
 /*
