@@ -125,7 +125,7 @@ if [ "${1:-}" = "--groups" ]; then
 	sim_ms() {
 		./wakesim run --machine host --cpus 0 ${COSTS:+--cost-profile "$COSTS"} --json -- \
 			hackbench -g "$1" -l "$2" |
-			jq -r '"\(.metrics.simulated_seconds * .metrics.cpu_util_pct / 100 * 1000) \(.metrics.context_switches)"'
+			jq -r '"\(.metrics.measured_seconds * .metrics.cpu_util_pct / 100 * 1000) \(.metrics.context_switches)"'
 	}
 	for g in 1 2 5 10 20; do
 		l=$((1000 / g))

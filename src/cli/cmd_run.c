@@ -505,10 +505,10 @@ int cmd_run(int argc, char **argv)
 			fclose(tr.f);
 		return 1;
 	}
-	if (trace_path && !tr.nr && tr.from_ns >= res.met.elapsed_ns)
+	if (trace_path && !tr.nr && tr.from_ns >= res.met.run_ns)
 		fprintf(stderr, "wakesim %s: warning: --trace-window starts at %.6f s, after the run "
 			"ended (%.6f s simulated): the trace has no events\n", me,
-			(double)tr.from_ns / 1e9, (double)res.met.elapsed_ns / 1e9);
+			(double)tr.from_ns / 1e9, (double)res.met.run_ns / 1e9);
 	if (trace_path && tr.cut)
 		fprintf(stderr, "wakesim %s: warning: --trace %s stopped at --trace-max-size (%llu bytes) "
 			"at %.6f s of simulated time, with a marker line: the events after it are not "

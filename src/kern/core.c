@@ -357,7 +357,6 @@ static void ttwu_queue_wakelist(struct sim *sim, struct task_struct *p, int cpu)
 			t = t->wake_entry;
 		t->wake_entry = p;
 	}
-	sim->met.wake_remote_queued++;
 	if (!was_empty)
 		return;
 	/* call_function_single_prep_ipi(): a polling idle CPU needs no IPI. */
@@ -578,6 +577,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 	p->__state = TASK_WAKING;
 	sleep_ended(sim, p);
 	sim->met.wakeups++;
+	sim->wakes_in_flight++;
 
 	int prev = p->wake_cpu, cpu;
 	bool on_cpu = ttwu_on_cpu(sim, p);
@@ -753,6 +753,8 @@ static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_
 	int this_cpu = p->wake_from_cpu;
 	int wake_flags = p->wake_flags;
 
+	/* Counted at its start; where it went, now (kern/metwin.h). */
+	sim->wakes_in_flight--;
 	count_wake_target(sim, this_cpu, p->wake_cpu, cpu);
 	if (cpu != task_cpu(p)) {
 		wake_flags |= WF_MIGRATED;
@@ -762,6 +764,8 @@ static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_
 	p->wake_flags = wake_flags;
 	p->wake_via_list = on_cpu || (sched_feat(TTWU_QUEUE) && this_cpu >= 0 &&
 				      ttwu_queue_cond(sim, p, cpu));
+	/* Its wake-list add (ttwu_queue_wakelist()) follows at the path's end. */
+	sim->met.wake_remote_queued += p->wake_via_list;
 	if (!p->wake_via_list && (cpu == this_cpu || this_cpu < 0)) {
 		/* Local: the rq lock is ours, enqueue right away. */
 		ttwu_do_activate(sim, cpu_rq(sim, cpu), p, wake_flags);

@@ -64,6 +64,88 @@ uint64_t hist_quantile(const struct hist *h, double q)
 	return h->max_ns;
 }
 
+static void hist_sub(struct hist *to, const struct hist *from)
+{
+	int top = -1;
+
+	to->count -= from->count;
+	to->sum_ns -= from->sum_ns;
+	for (int b = 0; b < HIST_BUCKETS; b++) {
+		to->bucket[b] -= from->bucket[b];
+		if (to->bucket[b])
+			top = b;
+	}
+	/* The maximum fell between the copies only if it grew. */
+	if (to->max_ns > from->max_ns)
+		return;
+	if (top < 0)
+		to->max_ns = 0;
+	else if (bucket_top(top) < to->max_ns)
+		to->max_ns = bucket_top(top);
+}
+
+#define SUB(f) (to->f -= from->f)
+#define SUB_ARRAY(f)                                                    \
+	for (size_t i_ = 0; i_ < sizeof(to->f) / sizeof(to->f[0]); i_++) \
+	to->f[i_] -= from->f[i_]
+
+void metrics_sub(struct metrics *to, const struct metrics *from)
+{
+	SUB(wakeups);
+	SUB(wake_idle);
+	SUB(wake_waker_cpu);
+	SUB(wake_cross_llc);
+	SUB(wake_prev_cpu);
+	SUB(wake_remote_queued);
+	SUB(wake_requeued);
+	SUB(wake_rechecks);
+	SUB(sis_search);
+	SUB(sis_calls);
+	SUB(sis_scanned);
+	SUB(sis_failed);
+	SUB_ARRAY(place_reason);
+	SUB_ARRAY(place_affine);
+	SUB_ARRAY(place_dist);
+	SUB(place_busy);
+	SUB_ARRAY(migrations);
+	SUB(forks);
+	SUB(nr_switches);
+	SUB(ipis);
+	SUB_ARRAY(idle_exits);
+	SUB(idle_ticks);
+	SUB(newidle_pulls);
+	SUB(newidle_balances);
+	SUB(newidle_ns);
+	SUB(lb_pulls);
+	hist_sub(&to->run_delay, &from->run_delay);
+	SUB(busy_ns);
+	SUB(coherence_ns);
+	SUB(wakeup_path_ns);
+	SUB(scan_ns);
+	SUB(ipi_send_ns);
+	SUB(softirq_ns);
+	SUB(irq_ns);
+	SUB(sis_budget_area);
+	SUB(sis_budget_span);
+	SUB(cold_ns);
+	SUB(idle_exit_ns);
+	SUB(ipi_wait_ns);
+	SUB(rq_lock_wait_ns);
+	SUB(rq_lock_contended);
+	SUB(tg_load_writes);
+	SUB(tg_load_ns);
+	SUB(pipe_writer_rewaits);
+	SUB(wc_intervals);
+	SUB(wc_wasted_ns);
+	SUB(hits_idle_delay);
+	SUB(hits_affine_same_llc);
+	SUB(hits_sis_short_affine);
+	SUB(hits_sis_short_scan);
+	SUB(hits_idle_cores_no_smt);
+	SUB(policy_fallbacks);
+	SUB_ARRAY(policy_counter);
+}
+
 int policy_counter_register(struct metrics *met, const char *name)
 {
 	size_t n = name ? strlen(name) : 0;

@@ -70,7 +70,13 @@ struct metrics {
 	uint64_t lb_pulls;		/* tasks moved by periodic balance */
 	struct hist run_delay;		/* runnable (wake-up) to running */
 	uint64_t busy_ns;		/* sum over CPUs of non-idle time */
-	uint64_t elapsed_ns;		/* simulated time of the run */
+	/*
+	 * The span these counters cover, ns: the workload's measured window
+	 * when it has one (kern/metwin.h), else the whole run.
+	 */
+	uint64_t elapsed_ns;
+	uint64_t from_ns;		/* simulated time the span starts (0: the run's start) */
+	uint64_t run_ns;		/* simulated time of the whole run */
 	uint64_t coherence_ns;		/* cache-line transfer time charged */
 	/* Where time went, for explaining a difference (ns). */
 	uint64_t wakeup_path_ns;	/* CPU time in try_to_wake_up(), selection included */
@@ -106,6 +112,17 @@ struct metrics {
 	char policy_counter_name[POLICY_MAX_COUNTERS][POLICY_COUNTER_NAME];
 	uint64_t policy_counter[POLICY_MAX_COUNTERS];
 };
+
+/*
+ * to -= from, for every counter that adds up over time (the histogram's
+ * buckets, count and sum too), so that to covers what happened between
+ * two copies of one run's metrics. Its max_ns stays to's when from's is
+ * lower (so the maximum fell between them), else it becomes the top of
+ * the highest bucket left, an upper bound within 1/16 of its octave.
+ * Not subtracted: place_digest, events, the policy counters' names, and
+ * elapsed_ns, from_ns and run_ns (the caller's to set).
+ */
+void metrics_sub(struct metrics *to, const struct metrics *from);
 
 /*
  * A policy's counter named name (letters, digits, '_'; at most

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kern/kernel.h"
+#include "kern/metwin.h"
 #include "kern/pelt.h"
 #include "kern/timer.h"
 #include "kern/topology.h"
@@ -209,6 +210,8 @@ void sim_free(struct sim *sim)
 		free(sim->tasks[i]);
 	}
 	free(sim->policy_cpu_data);
+	free(sim->met_from);
+	free(sim->met_to);
 	free(sim->tasks);
 	if (sim->rq)
 		for (int cpu = 0; cpu < sim->nr_cpus; cpu++)
@@ -379,5 +382,6 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen)
 		cpu_sync(sim, &sim->rq[cpu]);
 	sis_budget_flush(sim);
 	sim->met.elapsed_ns = sim->now;
+	metrics_window_finish(sim);
 	return 0;
 }

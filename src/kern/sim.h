@@ -136,6 +136,12 @@ struct sim {
 
 	struct workload *wl;
 	struct metrics met;
+	/* The measured window's copies of met (kern/metwin.h), or NULL. */
+	struct metrics *met_from, *met_to;
+	u64 met_from_ns, met_to_ns;
+	bool met_window_failed;
+	/* Wake-ups counted in met.wakeups whose CPU is not yet claimed (core.c). */
+	u64 wakes_in_flight;
 	void *policy_cpu_data;		/* [nr_cpus] x the policy's cpu_data_size bytes, or NULL */
 	/* The policy's layers (kern/hooks.h): cfg.policy, then the seed features on. */
 	const struct wakesim_policy *layer[SIM_MAX_LAYERS];

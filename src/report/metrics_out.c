@@ -10,7 +10,7 @@ enum {
 	M_SIS_SEARCH, M_SIS_CALLS, M_SIS_SCANNED, M_SIS_FAILED, M_SIS_SCAN_RATE, M_SIS_CPUS, M_SIS_BUDGET,
 	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
 	M_IDLE_TICKS, M_NEWIDLE, M_NEWIDLE_LB, M_NEWIDLE_PCT, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_SOFTIRQ, M_IRQ, M_COLD, M_RQ_LOCK, M_TG_LOAD, M_TG_WRITES, M_PIPE_REWAITS, M_EXIT_WAIT,
-	M_IPI_WAIT, M_WC_N, M_WC_PCT, M_SIM_S, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
+	M_IPI_WAIT, M_WC_N, M_WC_PCT, M_SIM_S, M_MEAS_S, M_MEAS_FROM, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
 	M_HIT_SHORT_AFF, M_HIT_SHORT_SCAN, M_HIT_NO_SMT, M_NR
 };
 
@@ -32,7 +32,7 @@ const struct metric_def metric_defs[] = {
 	[M_SIS_FAILED] = { "sis_failed", 0, true, false },
 	[M_SIS_SCAN_RATE] = { "sis_scanned_per_s", 0, false, false },
 	[M_SIS_CPUS] = { "cpus_examined_per_call", 2, true, false },
-	/* SIS_UTIL's nr_idle_scan, time-weighted over the run, % of the LLCs' CPUs. */
+	/* SIS_UTIL's nr_idle_scan, time-weighted over the measured span, % of the LLCs' CPUs. */
 	[M_SIS_BUDGET] = { "sis_util_budget_pct", 2, true, true },
 	[M_MIGR_LLC] = { "migrations_within_llc", 0, true, false },
 	[M_MIGR_XLLC] = { "migrations_across_llc", 0, true, false },
@@ -69,6 +69,10 @@ const struct metric_def metric_defs[] = {
 	[M_WC_N] = { "wc_violations", 0, true, false },
 	[M_WC_PCT] = { "wc_wasted_cpu_pct", 3, true, false },
 	[M_SIM_S] = { "simulated_seconds", 6, false, false },
+	/* The span every other metric covers: the workload's measured window
+	 * (after its warm-up) when it has one, else the whole run (metwin.h). */
+	[M_MEAS_S] = { "measured_seconds", 6, false, false },
+	[M_MEAS_FROM] = { "measured_from_s", 6, false, false },
 	[M_EVENTS] = { "events", 0, false, false },
 	[M_HIT_DELAY] = { "hits_IDLE_DELAY", 0, true, true },
 	[M_HIT_SAME_LLC] = { "hits_AFFINE_SAME_LLC", 0, true, true },
@@ -139,7 +143,9 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_IPI_WAIT] = met->wakeups ? (double)met->ipi_wait_ns / (double)met->wakeups / 1e3 : 0;
 	v[M_WC_N] = (double)met->wc_intervals;
 	v[M_WC_PCT] = pct(met->wc_wasted_ns, met->elapsed_ns * (uint64_t)nr_cpus);
-	v[M_SIM_S] = (double)met->elapsed_ns / 1e9;
+	v[M_SIM_S] = (double)(met->run_ns ? met->run_ns : met->elapsed_ns) / 1e9;
+	v[M_MEAS_S] = (double)met->elapsed_ns / 1e9;
+	v[M_MEAS_FROM] = (double)met->from_ns / 1e9;
 	v[M_EVENTS] = (double)met->events;
 	v[M_HIT_DELAY] = (double)met->hits_idle_delay;
 	v[M_HIT_SAME_LLC] = (double)met->hits_affine_same_llc;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kern/metwin.h"
+
 enum {
 	L_FORK_SYSCALL, L_FORK_DO, L_GO_SYSCALL, L_GO_DO, L_REAP_SYSCALL, L_REAP_DO,
 };
@@ -36,6 +38,7 @@ static void window_timer_fn(struct sim *sim, struct sim_timer *t)
 		/* Time 0 is a valid start on a machine where nothing costs. */
 		l->window_opened = true;
 		l->window_start_ns = sim->now;
+		metrics_window_begin(sim);
 		if (l->on_window_open)
 			l->on_window_open(sim, l);
 		if (l->window_ns) {
@@ -45,6 +48,7 @@ static void window_timer_fn(struct sim *sim, struct sim_timer *t)
 	}
 	l->window_end_ns = sim->now;
 	l->window_closed = true;
+	metrics_window_end(sim);
 	if (l->on_window_close)
 		l->on_window_close(sim, l);
 	if (l->kill_at_end)

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kern/metwin.h"
 #include "ratesteady.h"
 #include "rr.h"
 
@@ -140,10 +141,12 @@ static void client_step(struct sim *sim, struct task_struct *p, struct step *out
 				c->measuring = true;
 				c->start_ns = sim->now;
 				c->trans0 = c->trans;
+				metrics_window_begin(sim);
 			}
 			if (instance_done(sim, c)) {
 				c->end_ns = sim->now;
 				rate_steady_end(sim, &c->np->rs);
+				metrics_window_end(sim);
 				chan_close(sim, &conn->c2s);
 				c->state = C_DONE;
 				continue;

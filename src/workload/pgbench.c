@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "ipc/futex.h"
+#include "kern/metwin.h"
 #include "launcher.h"
 #include "ratesteady.h"
 
@@ -293,6 +294,8 @@ static void record(struct sim *sim, struct pgbench *pg, u64 lat)
 		pg->warm_total++; /* the warm-up's transactions are not counted */
 		return;
 	}
+	if (pg->rs.on)
+		metrics_window_begin(sim);
 	pg->total++;
 	pg->lat_sum_ns += lat;
 	pg->lat_sum2 += (double)lat * (double)lat;
@@ -329,6 +332,8 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 					if (time_over(sim, pg) ||
 					    (pg->xacts_per_client && c->xacts >= (unsigned long long)pg->xacts_per_client)) {
 						rate_steady_end(sim, &pg->rs);
+						if (pg->rs.on)
+							metrics_window_end(sim);
 						c->done = true;
 						chan_close(sim, &c->q); /* PQfinish() */
 						continue;

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "ipc/futex.h"
+#include "kern/metwin.h"
 #include "launcher.h"
 #include "ratesteady.h"
 #include "schbench.h"
@@ -598,6 +599,7 @@ static void reset_stats(struct schbench *s)
 static void finish(struct sim *sim, struct schbench *s)
 {
 	s->stopping = true;
+	metrics_window_end(sim);
 	s->final_loops = total_loops(s);
 	if (s->rs.on)
 		s->meas_ns = sim->now - s->meas_start_ns;
@@ -651,6 +653,7 @@ static void warm_fn(struct sim *sim, struct sim_timer *tm)
 
 	fprintf(s->logf, "warmup done, zeroing stats\n");
 	reset_stats(s);
+	metrics_window_begin(sim);
 	s->meas_start_ns = sim->now;
 	s->meas_loops0 = total_loops(s);
 	s->rs.units = steady_units;
@@ -674,6 +677,7 @@ static void tick_fn(struct sim *sim, struct sim_timer *tm)
 		s->warmup_done = true;
 		fprintf(s->logf, "warmup done, zeroing stats\n");
 		reset_stats(s);
+		metrics_window_begin(sim);
 	} else {
 		u64 d = sim->now - s->last_rps_ns;
 		unsigned long long loops = total_loops(s);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kern/metwin.h"
 #include "launcher.h"
 #include "ratesteady.h"
 
@@ -168,6 +169,7 @@ static void sample_fn(struct sim *sim, struct sim_timer *tm)
 	fprintf(w->logf, "min:%llu max:%llu total:%llu\n", min, max, total);
 	if (w->nr_samples == w->warm_samples) {
 		fprintf(w->logf, "measurement\n");
+		metrics_window_begin(sim);
 		if (w->rs.on) {
 			rate_steady_begin(sim, &w->rs, sim->now,
 					  (u64)w->warm_samples * w->sample_ns);
@@ -183,6 +185,7 @@ static void sample_fn(struct sim *sim, struct sim_timer *tm)
 	}
 	if (steady || w->nr_samples == w->warm_samples + w->samples) {
 		rate_steady_end(sim, &w->rs);
+		metrics_window_end(sim);
 		/* average: ops per second (samples may be shorter than 1 s). */
 		w->average = (double)w->sum_total / w->measured * 1e9 / (double)w->sample_ns;
 		fprintf(w->logf, "average:%.0f\n", w->average);
