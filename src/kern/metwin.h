@@ -17,6 +17,7 @@
  * counts a wake-up still choosing on the side where it will claim, so no
  * share straddles an edge; its re-reads (wake_rechecks) count where they
  * happen.
+ *
  * What the subtraction cannot split: a work-conservation interval
  * (kern/wc.c) counts where it closes, and the run-delay histogram's
  * maximum is bounded as metrics_sub() says. --schedstat's per-CPU
