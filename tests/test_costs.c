@@ -708,7 +708,8 @@ static void test_calibrate(void **state)
 	 * the 100-us probe's late wake-ups were short (under the midpoint of
 	 * a short halt's and a 2-ms one's), 200 us unless the 250-us ones were
 	 * short too (250), and never below the window the ladder measured
-	 * (a noisy host's ladder can end at 500 or 1000 us: CI's did, stop 51);
+	 * (a noisy host's ladder can end at 500 or 1000 us, the likely cause
+	 * of stop 51's CI failure here);
 	 * whatever this machine's host does.
 	 */
 	assert_int_equal(tu_sh(out, sizeof(out), "jq -e '.sources.measured as $m | "
