@@ -248,18 +248,18 @@ void sis_budget_set(struct sim *sim, struct sched_domain_shared *sds, int nr)
 	sds->nr_idle_scan = nr;
 }
 
-void sis_budget_flush(struct sim *sim)
+void sis_budget_totals(const struct sim *sim, u64 *area, u64 *span)
 {
-	sim->met.sis_budget_area = sim->met.sis_budget_span = 0;
+	*area = *span = 0;
 	if (!sched_feat(SIS_UTIL))
 		return;
 	for (int i = 0; i < sim->doms.nr_shared; i++) {
-		struct sched_domain_shared *sds = &sim->doms.shared[i];
+		const struct sched_domain_shared *sds = &sim->doms.shared[i];
+		/* A run that ends idle ends at its last activity, maybe before a tick's write. */
+		u64 end = sim->now > sds->scan_budget_since ? sim->now : sds->scan_budget_since;
 
-		sis_budget_set(sim, sds, sds->nr_idle_scan);
-		sim->met.sis_budget_area += sds->scan_budget_area;
-		sim->met.sis_budget_span += (u64)sim->doms.cpu[sds->llc_id].sd_llc_size *
-					    sds->scan_budget_since;
+		*area += sds->scan_budget_area + (u64)sds->nr_idle_scan * (end - sds->scan_budget_since);
+		*span += (u64)sim->doms.cpu[sds->llc_id].sd_llc_size * end;
 	}
 }
 

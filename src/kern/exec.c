@@ -39,27 +39,15 @@ static inline u64 *current_piece(struct task_struct *p)
 void cpu_sync(struct sim *sim, struct rq *rq)
 {
 	struct task_struct *p = rq->curr;
-	u64 now = sim->now;
-
-	if (rq->mode == CPU_MODE_NEWIDLE) {
-		/* The balance on the way to idle: busy, no task's progress. */
-		if (now > rq->seg_start) {
-			rq->busy_ns += now - rq->seg_start;
-			sim->met.busy_ns += now - rq->seg_start;
-			rq->seg_start = now;
-		}
-		return;
-	}
-	if (rq->mode != CPU_MODE_RUNNING || !p || now <= rq->seg_start) {
-		if (now > rq->seg_start)
-			rq->seg_start = now;
-		return;
-	}
-	u64 elapsed = now - rq->seg_start;
+	u64 now = sim->now, elapsed = cpu_open_busy_ns(sim, rq);
 
 	rq->busy_ns += elapsed;
 	sim->met.busy_ns += elapsed;
-	rq->seg_start = now;
+	if (now > rq->seg_start)
+		rq->seg_start = now;
+	/* The balance on the way to idle (CPU_MODE_NEWIDLE) is busy, no task's progress. */
+	if (rq->mode != CPU_MODE_RUNNING || !elapsed)
+		return;
 	if (now >= rq->piece_end) {
 		/* The armed piece ended exactly: no rounding residue. */
 		if (p->kwork_left && !p->cold_ns && p->step_kernel)

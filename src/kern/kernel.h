@@ -80,6 +80,16 @@ void schedule(struct sim *sim, struct rq *rq);
 void newidle_interrupt(struct sim *sim, struct rq *rq);
 /* Bring rq's accounting of the running piece up to now. */
 void cpu_sync(struct sim *sim, struct rq *rq);
+/*
+ * The busy time (ns) cpu_sync() would add now: a CPU running a task, or
+ * balancing on its way to idle (CPU_MODE_NEWIDLE), since its segment began.
+ */
+static inline u64 cpu_open_busy_ns(const struct sim *sim, const struct rq *rq)
+{
+	bool busy = rq->mode == CPU_MODE_NEWIDLE || (rq->mode == CPU_MODE_RUNNING && rq->curr);
+
+	return busy && sim->now > rq->seg_start ? sim->now - rq->seg_start : 0;
+}
 /* (Re)arm the end of rq's current run piece. */
 void cpu_arm(struct sim *sim, struct rq *rq);
 /* An IPI to cpu, arriving after latency_ns. */
@@ -524,11 +534,12 @@ int newidle_balance(struct sim *sim, struct rq *rq);
  */
 void sis_budget_set(struct sim *sim, struct sched_domain_shared *sds, int nr);
 /*
- * At the run's end: sim->met.sis_budget_area, every LLC's nr_idle_scan
- * integrated over the run (CPUs x ns), and sis_budget_span, the LLCs'
- * CPUs x the run (ns); both 0 without SIS_UTIL.
+ * Every LLC's nr_idle_scan integrated from the run's start to now, or to
+ * its last write if that is later (*area, CPUs x ns), and the LLCs' CPUs
+ * over the same span (*span); both 0 without SIS_UTIL. Nothing written:
+ * the run's end and the measured window's copies (kern/metwin.c) read it.
  */
-void sis_budget_flush(struct sim *sim);
+void sis_budget_totals(const struct sim *sim, u64 *area, u64 *span);
 /* The tick's sched_balance_trigger(): periodic and nohz balancing. */
 void balance_tick(struct sim *sim, struct rq *rq);
 /*

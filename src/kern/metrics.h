@@ -84,7 +84,7 @@ struct metrics {
 	uint64_t ipi_send_ns;		/* CPU time sending IPIs */
 	uint64_t softirq_ns;		/* CPU time in softirq (loopback receive, its wake-ups) */
 	uint64_t irq_ns;		/* CPU time taken by interruptions (costs.irq_ns) */
-	/* SIS_UTIL's nr_idle_scan over the run (sis_budget_flush()): CPUs x ns, */
+	/* SIS_UTIL's nr_idle_scan over the run (sis_budget_totals()): CPUs x ns, */
 	uint64_t sis_budget_area;	/* summed over LLCs, */
 	uint64_t sis_budget_span;	/* and their CPUs x the run's ns */
 	uint64_t cold_ns;		/* cache refill owed after migrations */

@@ -11,9 +11,8 @@
 
 /*
  * sim->met as it would read had the run ended now: the busy time of the
- * segments still open (as cpu_sync() would add it), SIS_UTIL's budget
- * area up to now (as sis_budget_flush() would make it), and the wake-ups
- * whose CPU is chosen; nothing written.
+ * segments still open (as cpu_sync() would add it), SIS_UTIL's budget up
+ * to now, and the wake-ups whose CPU is chosen; nothing written.
  */
 static void metrics_now(const struct sim *sim, struct metrics *out)
 {
@@ -23,23 +22,9 @@ static void metrics_now(const struct sim *sim, struct metrics *out)
 	 * CPU: one still choosing belongs to the side where it will claim.
 	 */
 	out->wakeups -= sim->wakes_in_flight;
-	for (int cpu = 0; cpu < sim->nr_cpus; cpu++) {
-		const struct rq *rq = &sim->rq[cpu];
-		bool busy = rq->mode == CPU_MODE_NEWIDLE || (rq->mode == CPU_MODE_RUNNING && rq->curr);
-
-		if (busy && sim->now > rq->seg_start)
-			out->busy_ns += sim->now - rq->seg_start;
-	}
-	out->sis_budget_area = out->sis_budget_span = 0;
-	if (sched_feat(SIS_UTIL))
-		for (int i = 0; i < sim->doms.nr_shared; i++) {
-			const struct sched_domain_shared *sds = &sim->doms.shared[i];
-			u64 since = sds->scan_budget_since < sim->now ? sds->scan_budget_since : sim->now;
-
-			out->sis_budget_area += sds->scan_budget_area +
-						(u64)sds->nr_idle_scan * (sim->now - since);
-			out->sis_budget_span += (u64)sim->doms.cpu[sds->llc_id].sd_llc_size * sim->now;
-		}
+	for (int cpu = 0; cpu < sim->nr_cpus; cpu++)
+		out->busy_ns += cpu_open_busy_ns(sim, &sim->rq[cpu]);
+	sis_budget_totals(sim, &out->sis_budget_area, &out->sis_budget_span);
 	out->elapsed_ns = sim->now;
 }
 
@@ -85,29 +70,23 @@ void metrics_window_finish(struct sim *sim)
 	 * Whole-run identities are the final copy's: they are not counters,
 	 * and a policy may name a counter after the window ended.
 	 */
-	struct metrics *last = malloc(sizeof(*last));
+	u64 digest = sim->met.place_digest, events = sim->met.events;
+	int nr_names = sim->met.nr_policy_counters;
+	char names[POLICY_MAX_COUNTERS][POLICY_COUNTER_NAME];
 
-	if (!last) {
-		fprintf(stderr, "wakesim: no memory for the measured window's metrics: they "
-				"cover the whole run\n");
-		goto out;
-	}
-	*last = sim->met;
+	memcpy(names, sim->met.policy_counter_name, sizeof(names));
 	if (sim->met_to) {
 		sim->met = *sim->met_to;
 		to_ns = sim->met_to_ns;
 	}
 	metrics_sub(&sim->met, sim->met_from);
-	sim->met.place_digest = last->place_digest;
-	sim->met.events = last->events;
-	sim->met.nr_policy_counters = last->nr_policy_counters;
-	memcpy(sim->met.policy_counter_name, last->policy_counter_name,
-	       sizeof(last->policy_counter_name));
-	free(last);
+	sim->met.place_digest = digest;
+	sim->met.events = events;
+	sim->met.nr_policy_counters = nr_names;
+	memcpy(sim->met.policy_counter_name, names, sizeof(names));
 	sim->met.elapsed_ns = to_ns - sim->met_from_ns;
 	sim->met.from_ns = sim->met_from_ns;
 	sim->met.run_ns = run_ns;
-out:
 	free(sim->met_from);
 	free(sim->met_to);
 	sim->met_from = sim->met_to = NULL;

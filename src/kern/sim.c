@@ -380,7 +380,7 @@ static int sim_loop(struct sim *sim, char *err, size_t errlen)
 	/* Close the per-CPU busy accounting at the end of the run. */
 	for (int cpu = 0; cpu < sim->nr_cpus; cpu++)
 		cpu_sync(sim, &sim->rq[cpu]);
-	sis_budget_flush(sim);
+	sis_budget_totals(sim, &sim->met.sis_budget_area, &sim->met.sis_budget_span);
 	sim->met.elapsed_ns = sim->now;
 	metrics_window_finish(sim);
 	return 0;
