@@ -348,9 +348,10 @@ static void on_cpu(int cpu)
  * The receives' lines, end to end: a 100-byte skb sent on CPU 0 and
  * received on CPU 1 moves its 7 lines in 2 steps (40 x 13/4 = 130 ns)
  * and the queue's lock line (40); a pipe read moves the slot's
- * pipe_buffer line and, through it, the data lines the read spans: bytes
- * 0-99 two lines (3 lines, 40 x (2 + 1/4) = 90 ns), bytes 100-199 three,
- * the lines of bytes 64-255 (4 lines, 40 x (2 + 2/4) = 100 ns).
+ * pipe_buffer line (40 ns), then through it the data lines the read
+ * spans: bytes 0-99 two lines (40 x (1 + 1/4) = 50 ns), bytes 100-199
+ * the three lines of bytes 64-255 (40 x (1 + 2/4) = 60 ns), by then with
+ * the pipe_buffer line the reader's own since its first read (1 ns).
  */
 static void test_msg_receive_lines(void **state)
 {
@@ -379,11 +380,101 @@ static void test_msg_receive_lines(void **state)
 	on_cpu(1);
 	c0 = sim->met.coherence_ns;
 	assert_int_equal(pipe_read(sim, &pp, r, 100, false, &blocked), 100);
-	assert_int_equal(sim->met.coherence_ns - c0, 90 + 40);
+	assert_int_equal(sim->met.coherence_ns - c0, 40 + 50 + 40);
 	c0 = sim->met.coherence_ns;
 	assert_int_equal(pipe_read(sim, &pp, r, 100, false, &blocked), 100);
 	/* The lock line is the reader's now: an L1 hit, 1 ns. */
-	assert_int_equal(sim->met.coherence_ns - c0, 100 + 1);
+	assert_int_equal(sim->met.coherence_ns - c0, 1 + 60 + 1);
+}
+
+/*
+ * A send's skb comes from the slab with the lines the receiver's free
+ * left in its cache (net/core/skbuff.c, mm/slub.c): CPU 0 sends 100
+ * bytes into a socket no receive has freed from (its 7 lines free, the
+ * queue's lock line from memory, 150); CPU 1 receives it, freeing the
+ * skb; CPU 0's next send then takes 7 lines from CPU 1 in one step,
+ * 40 x (1 + 6/4) = 100 ns, and the lock line the receive wrote (40).
+ * Received and sent again on one CPU, the lines are local (1 ns a step,
+ * 1 x (1 + 6/4) rounds to 2) and so is the lock (1).
+ */
+static void test_unix_send_lines(void **state)
+{
+	(void)state;
+	struct unix_stream us;
+	struct task_struct *w = running(0), *r = running(1);
+	bool blocked;
+	u64 c0;
+
+	msg_totals_reset();
+	unix_stream_init(&us);
+	on_cpu(0);
+	c0 = sim->met.coherence_ns;
+	assert_int_equal(unix_send(sim, &us, w, 100, &blocked), 100);
+	assert_int_equal(sim->met.coherence_ns - c0, 150);
+	on_cpu(1);
+	assert_int_equal(unix_recv(sim, &us, r, 100, &blocked), 100);
+	on_cpu(0);
+	c0 = sim->met.coherence_ns;
+	assert_int_equal(unix_send(sim, &us, w, 100, &blocked), 100);
+	assert_int_equal(sim->met.coherence_ns - c0, 100 + 40);
+	assert_int_equal(unix_recv(sim, &us, w, 100, &blocked), 100);
+	c0 = sim->met.coherence_ns;
+	assert_int_equal(unix_send(sim, &us, w, 100, &blocked), 100);
+	assert_int_equal(sim->met.coherence_ns - c0, 2 + 1);
+	unix_stream_free(&us);
+}
+
+/*
+ * A write pays for the lines it writes that another CPU wrote last
+ * (fs/pipe.c, v5.5-v6.12). CPU 0 writes 100 bytes into an empty pipe: a
+ * new slot whose pipe_buffer line no CPU has written (free), and the
+ * lock line, never touched, from memory (150). CPU 1's 100 bytes then
+ * merge into that page: the lock line (40 ns), the pipe_buffer line it
+ * loads (40) and the line holding bytes 64-127, which CPU 0's copy wrote
+ * up to byte 99 (40): 120 ns. A third write on CPU 1 starts at byte 200,
+ * inside a line its own last write left: 1 ns each for the three
+ * lines. With 16 pages filled
+ * by 4096-byte writes on CPU 0 and the first one read on CPU 1, the next
+ * page-sized write on CPU 0 takes the slot CPU 1's read released: its
+ * pipe_buffer line comes back from CPU 1 (40) with the lock line (40),
+ * and its page's lines are not charged (none held by another CPU in the
+ * model: a page starts a slot's data afresh).
+ */
+static void test_pipe_write_lines(void **state)
+{
+	(void)state;
+	struct pipe pp;
+	struct task_struct *w = running(0), *r = running(1);
+	bool blocked;
+	u64 c0;
+
+	msg_totals_reset();
+	pipe_init(&pp);
+	on_cpu(0);
+	c0 = sim->met.coherence_ns;
+	assert_int_equal(pipe_write(sim, &pp, w, 100, false, &blocked), 100);
+	assert_int_equal(sim->met.coherence_ns - c0, 150);
+	on_cpu(1);
+	c0 = sim->met.coherence_ns;
+	assert_int_equal(pipe_write(sim, &pp, w, 100, false, &blocked), 100);
+	assert_int_equal(pp.head - pp.tail, 1);
+	assert_int_equal(sim->met.coherence_ns - c0, 40 + 40 + 40);
+	c0 = sim->met.coherence_ns;
+	assert_int_equal(pipe_write(sim, &pp, w, 100, false, &blocked), 100);
+	assert_int_equal(sim->met.coherence_ns - c0, 1 + 1 + 1);
+
+	msg_totals_reset();
+	pipe_init(&pp);
+	on_cpu(0);
+	for (int i = 0; i < PIPE_DEF_BUFFERS; i++)
+		assert_int_equal(pipe_write(sim, &pp, w, 4096, false, &blocked), 4096);
+	on_cpu(1);
+	assert_int_equal(pipe_read(sim, &pp, r, 4096, false, &blocked), 4096);
+	on_cpu(0);
+	c0 = sim->met.coherence_ns;
+	assert_int_equal(pipe_write(sim, &pp, w, 4096, false, &blocked), 4096);
+	assert_false(blocked);
+	assert_int_equal(sim->met.coherence_ns - c0, 40 + 40);
 }
 
 int main(void)
@@ -397,6 +488,8 @@ int main(void)
 		cmocka_unit_test(test_unix_wmem),
 		cmocka_unit_test(test_msg_cache_levels),
 		cmocka_unit_test(test_msg_receive_lines),
+		cmocka_unit_test(test_pipe_write_lines),
+		cmocka_unit_test(test_unix_send_lines),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

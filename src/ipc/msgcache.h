@@ -13,6 +13,11 @@
  * lines of a step are fetched while it waits, cold_mlp at a time (the
  * overlap cold_penalty() gives a refill; docs/costs.md).
  *
+ * A write prices the lines it stores into the same way, from the stamp
+ * of their last writer: the pipe_buffer, the line a merged pipe write
+ * starts in, an skb's lines as its receiver's free left them (pipe.c,
+ * unix.c; docs/costs.md, "The writer's lines").
+ *
  * Where a line is by then is kern/linecache.h's model: the bytes put
  * through the writer's core and LLC behind it (other messages, and the
  * working sets of the tasks that ran there) push it out. A line still in

@@ -11,7 +11,7 @@ void pipe_init(struct pipe *pp)
 	init_waitqueue_head(&pp->wr_wait);
 	cacheline_init(&pp->line);
 	for (int i = 0; i < PIPE_DEF_BUFFERS; i++)
-		pp->at[i].cpu = -1;
+		pp->at[i].cpu = pp->buf_at[i].cpu = -1;
 }
 
 static inline bool pipe_empty(const struct pipe *pp)
@@ -28,6 +28,23 @@ static inline bool pipe_full(const struct pipe *pp)
 static void pipe_lock(struct sim *sim, struct pipe *pp)
 {
 	line_write(sim, &pp->line);
+}
+
+/*
+ * The slot's struct pipe_buffer: pipe_write() reads its page, offset and
+ * len, copies, then writes len (all of it for a new slot); pipe_read()
+ * reads it, copies, then writes offset and len (fs/pipe.c, v5.5-v6.12).
+ * The load is a dependent step from where the line's last writer left
+ * it; the store after the copy makes the line this CPU's.
+ */
+static void buf_load(struct sim *sim, struct pipe *pp, unsigned int slot)
+{
+	msg_read(sim, &pp->buf_at[slot], 1, 1);
+}
+
+static void buf_store(struct sim *sim, struct pipe *pp, unsigned int slot)
+{
+	msg_written(sim, &pp->buf_at[slot], 0);
 }
 
 /* copy_{from,to}_user of n bytes beyond the first cache line. */
@@ -67,9 +84,21 @@ u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len,
 		unsigned int last = (pp->head - 1) % PIPE_DEF_BUFFERS;
 		u64 chunk = len < PIPE_PAGE_SIZE ? len : len % PIPE_PAGE_SIZE;
 
+		/* pipe_write() reads buf->offset + buf->len before it tests the room. */
+		buf_load(sim, pp, last);
 		if (pp->end[last] + chunk <= PIPE_PAGE_SIZE) {
+			/*
+			 * copy_page_from_iter() at buf->offset + buf->len: a chunk
+			 * that starts inside a line writes into the line the
+			 * slot's last writer left. Its stores wait in the store
+			 * buffer, which the mutex's release (a locked instruction)
+			 * drains: one more step. The rest of the lines are fresh.
+			 */
+			if (pp->end[last] % 64)
+				msg_read(sim, &pp->at[last], 1, 1);
 			pp->end[last] += (unsigned int)chunk;
 			msg_written(sim, &pp->at[last], chunk);
+			buf_store(sim, pp, last);
 			done += chunk;
 		}
 	}
@@ -85,9 +114,11 @@ u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len,
 		unsigned int slot = pp->head % PIPE_DEF_BUFFERS;
 		u64 chunk = len - done < PIPE_PAGE_SIZE ? len - done : PIPE_PAGE_SIZE;
 
+		buf_load(sim, pp, slot);
 		pp->off[slot] = 0;
 		pp->end[slot] = (unsigned int)chunk;
 		msg_written(sim, &pp->at[slot], chunk);
+		buf_store(sim, pp, slot);
 		pp->head++;
 		done += chunk;
 	}
@@ -122,7 +153,9 @@ u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want,
 		u64 off = pp->off[slot];
 
 		/* The slot's struct pipe_buffer, then through it the data lines read. */
-		msg_read(sim, &pp->at[slot], 2, 1 + (off + chunk + 63) / 64 - off / 64);
+		buf_load(sim, pp, slot);
+		msg_read(sim, &pp->at[slot], 1, (off + chunk + 63) / 64 - off / 64);
+		buf_store(sim, pp, slot);
 		pp->off[slot] += (unsigned int)chunk;
 		done += chunk;
 		if (pp->off[slot] == pp->end[slot]) {

@@ -30,6 +30,7 @@ struct pipe {
 	struct wait_queue_head rd_wait, wr_wait;
 	struct cacheline line;			/* pipe->mutex, head, tail */
 	struct line_stamp at[PIPE_DEF_BUFFERS];	/* each slot's last write (msgcache.h) */
+	struct line_stamp buf_at[PIPE_DEF_BUFFERS];	/* each slot's struct pipe_buffer line */
 	bool closed;				/* the writers are gone: EOF once drained */
 };
 

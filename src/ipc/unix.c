@@ -20,6 +20,7 @@ void unix_stream_init(struct unix_stream *us)
 	init_waitqueue_head(&us->rx_wait);
 	init_waitqueue_head(&us->tx_wait);
 	cacheline_init(&us->line);
+	us->free_at.cpu = -1;
 }
 
 void unix_stream_free(struct unix_stream *us)
@@ -103,6 +104,17 @@ u64 unix_send(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 		struct unix_skb skb = { size, 0, unix_skb_truesize(size), { -1, 0, 0 } };
 
 		us->wmem_alloc += skb.truesize;
+		/*
+		 * __alloc_skb() zeroes the struct sk_buff up to its tail and
+		 * sets up the shared info, and the copy fills the head (net/
+		 * core/skbuff.c, v6.12): the lines a receive reads. The slab
+		 * hands the sender objects its receivers freed (consume_skb()
+		 * on their CPU, the free pointer written into the object), so
+		 * the stores take the lines from where the last free left
+		 * them; they wait in the store buffer, which the queue lock's
+		 * atomic drains: one step.
+		 */
+		msg_read(sim, &us->free_at, 1, unix_skb_lines(size));
 		msg_written(sim, &skb.at, unix_skb_lines(size) * 64);
 		lock_queue(sim, us);
 		queue_skb(us, skb);
@@ -151,6 +163,7 @@ u64 unix_recv(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 		else if (skb->consumed < skb->len)
 			break;
 		/* consume_skb() -> sock_wfree() -> unix_write_space(). */
+		msg_written(sim, &us->free_at, 0);
 		us->wmem_alloc -= skb->truesize;
 		us->qhead = (us->qhead + 1) % us->qcap;
 		us->qcount--;

@@ -30,6 +30,7 @@ struct unix_stream {
 	struct wait_queue_head rx_wait;	/* the receiver's sk_sleep */
 	struct wait_queue_head tx_wait;	/* the sender's sk_sleep */
 	struct cacheline line;		/* receive queue lock and wmem counter */
+	struct line_stamp free_at;	/* the last skb freed by the receiver */
 	bool datagram;			/* a receive returns at most one skb (UDP) */
 	/*
 	 * Loopback TCP/UDP: the part of a send's cost that ran as the
