@@ -395,7 +395,10 @@ static void test_msg_receive_lines(void **state)
  * skb; CPU 0's next send then takes 7 lines from CPU 1 in one step,
  * 40 x (1 + 6/4) = 100 ns, and the lock line the receive wrote (40).
  * Received and sent again on one CPU, the lines are local (1 ns a step,
- * 1 x (1 + 6/4) rounds to 2) and so is the lock (1).
+ * 1 x (1 + 6/4) rounds to 2) and so is the lock (1). The sender's core
+ * counts the skb's 448 bytes once, fetched and written. A loopback TCP
+ * send takes no lines from the receiver (the skb goes back to its
+ * allocating CPU, the data is in page frags): the lock line only.
  */
 static void test_unix_send_lines(void **state)
 {
@@ -415,12 +418,27 @@ static void test_unix_send_lines(void **state)
 	assert_int_equal(unix_recv(sim, &us, r, 100, &blocked), 100);
 	on_cpu(0);
 	c0 = sim->met.coherence_ns;
+	u64 b0 = sim->core_bytes_in[0];
+
 	assert_int_equal(unix_send(sim, &us, w, 100, &blocked), 100);
 	assert_int_equal(sim->met.coherence_ns - c0, 100 + 40);
+	assert_int_equal(sim->core_bytes_in[0] - b0, 7 * 64);
 	assert_int_equal(unix_recv(sim, &us, w, 100, &blocked), 100);
 	c0 = sim->met.coherence_ns;
 	assert_int_equal(unix_send(sim, &us, w, 100, &blocked), 100);
 	assert_int_equal(sim->met.coherence_ns - c0, 2 + 1);
+	unix_stream_free(&us);
+
+	unix_stream_init(&us);
+	us.sender_frees = true;
+	on_cpu(0);
+	assert_int_equal(unix_send(sim, &us, w, 100, &blocked), 100);
+	on_cpu(1);
+	assert_int_equal(unix_recv(sim, &us, r, 100, &blocked), 100);
+	on_cpu(0);
+	c0 = sim->met.coherence_ns;
+	assert_int_equal(unix_send(sim, &us, w, 100, &blocked), 100);
+	assert_int_equal(sim->met.coherence_ns - c0, 40);
 	unix_stream_free(&us);
 }
 

@@ -10,6 +10,7 @@ void chan_init(struct chan *c, enum chan_kind kind)
 	unix_stream_init(&c->us);
 	if (kind == CHAN_TCP)
 		c->us.sndbuf = TCP_SNDBUF;
+	c->us.sender_frees = kind == CHAN_TCP;
 	c->us.datagram = kind == CHAN_UDP;
 	c->poller = NULL;
 }

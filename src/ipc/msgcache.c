@@ -31,3 +31,12 @@ u64 msg_read(struct sim *sim, const struct line_stamp *s, u64 steps, u64 lines)
 	charge(sim, ns);
 	return ns;
 }
+
+u64 msg_rfo(struct sim *sim, const struct line_stamp *s, u64 steps, u64 lines)
+{
+	u64 ns = msg_read_ns(sim, s, steps, lines);
+
+	sim->met.coherence_ns += ns;
+	charge(sim, ns);
+	return ns;
+}

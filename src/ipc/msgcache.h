@@ -48,6 +48,12 @@ void msg_written(struct sim *sim, struct line_stamp *s, u64 bytes);
  */
 u64 msg_read(struct sim *sim, const struct line_stamp *s, u64 steps, u64 lines);
 
+/*
+ * A write's fetch for ownership of `lines` lines stamped s (ns), priced
+ * and charged as msg_read() does, the lines not counted in the writer's
+ * core: the msg_written() of the write that stores into them counts them.
+ */
+u64 msg_rfo(struct sim *sim, const struct line_stamp *s, u64 steps, u64 lines);
 /* The price above without charging or counting anything (ns). */
 u64 msg_read_ns(const struct sim *sim, const struct line_stamp *s, u64 steps, u64 lines);
 

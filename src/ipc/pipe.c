@@ -31,13 +31,16 @@ static void pipe_lock(struct sim *sim, struct pipe *pp)
 }
 
 /*
- * The slot's struct pipe_buffer: pipe_write() reads its page, offset and
- * len, copies, then writes len (all of it for a new slot); pipe_read()
- * reads it, copies, then writes offset and len (fs/pipe.c, v5.5-v6.12).
- * The load is a dependent step from where the line's last writer left
- * it; the store after the copy makes the line this CPU's.
+ * The slot's struct pipe_buffer (fs/pipe.c, v5.5-v6.12): pipe_write()
+ * reads the last slot's page, offset and len to merge, copies, then
+ * stores len; for a new slot it stores page, ops, offset, len and flags
+ * before the copy and len after it; pipe_read() reads it, copies, then
+ * stores offset and len. A load waits for the line; a store's fetch for
+ * ownership waits at the mutex's release, which drains the store buffer
+ * (a locked instruction on x86). Either way one step from where the
+ * line's last writer left it, and the store makes it this CPU's.
  */
-static void buf_load(struct sim *sim, struct pipe *pp, unsigned int slot)
+static void buf_fetch(struct sim *sim, struct pipe *pp, unsigned int slot)
 {
 	msg_read(sim, &pp->buf_at[slot], 1, 1);
 }
@@ -85,7 +88,7 @@ u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len,
 		u64 chunk = len < PIPE_PAGE_SIZE ? len : len % PIPE_PAGE_SIZE;
 
 		/* pipe_write() reads buf->offset + buf->len before it tests the room. */
-		buf_load(sim, pp, last);
+		buf_fetch(sim, pp, last);
 		if (pp->end[last] + chunk <= PIPE_PAGE_SIZE) {
 			/*
 			 * copy_page_from_iter() at buf->offset + buf->len: a chunk
@@ -95,7 +98,7 @@ u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len,
 			 * drains: one more step. The rest of the lines are fresh.
 			 */
 			if (pp->end[last] % 64)
-				msg_read(sim, &pp->at[last], 1, 1);
+				msg_rfo(sim, &pp->at[last], 1, 1);
 			pp->end[last] += (unsigned int)chunk;
 			msg_written(sim, &pp->at[last], chunk);
 			buf_store(sim, pp, last);
@@ -114,7 +117,7 @@ u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len,
 		unsigned int slot = pp->head % PIPE_DEF_BUFFERS;
 		u64 chunk = len - done < PIPE_PAGE_SIZE ? len - done : PIPE_PAGE_SIZE;
 
-		buf_load(sim, pp, slot);
+		buf_fetch(sim, pp, slot);
 		pp->off[slot] = 0;
 		pp->end[slot] = (unsigned int)chunk;
 		msg_written(sim, &pp->at[slot], chunk);
@@ -153,7 +156,7 @@ u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want,
 		u64 off = pp->off[slot];
 
 		/* The slot's struct pipe_buffer, then through it the data lines read. */
-		buf_load(sim, pp, slot);
+		buf_fetch(sim, pp, slot);
 		msg_read(sim, &pp->at[slot], 1, (off + chunk + 63) / 64 - off / 64);
 		buf_store(sim, pp, slot);
 		pp->off[slot] += (unsigned int)chunk;

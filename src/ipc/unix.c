@@ -112,9 +112,11 @@ u64 unix_send(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 		 * on their CPU, the free pointer written into the object), so
 		 * the stores take the lines from where the last free left
 		 * them; they wait in the store buffer, which the queue lock's
-		 * atomic drains: one step.
+		 * atomic drains: one step. Lines the receiver only read cost
+		 * their invalidation, priced as a transfer.
 		 */
-		msg_read(sim, &us->free_at, 1, unix_skb_lines(size));
+		if (!us->sender_frees)
+			msg_rfo(sim, &us->free_at, 1, unix_skb_lines(size));
 		msg_written(sim, &skb.at, unix_skb_lines(size) * 64);
 		lock_queue(sim, us);
 		queue_skb(us, skb);

@@ -31,6 +31,12 @@ struct unix_stream {
 	struct wait_queue_head tx_wait;	/* the sender's sk_sleep */
 	struct cacheline line;		/* receive queue lock and wmem counter */
 	struct line_stamp free_at;	/* the last skb freed by the receiver */
+	/*
+	 * Loopback TCP: the sender's skbs are not the receiver's frees. Its
+	 * data sits in page frags, and from v5.19 tcp_eat_recv_skb() hands
+	 * each skb back to the CPU that allocated it (skb_attempt_defer_free()).
+	 */
+	bool sender_frees;
 	bool datagram;			/* a receive returns at most one skb (UDP) */
 	/*
 	 * Loopback TCP/UDP: the part of a send's cost that ran as the
