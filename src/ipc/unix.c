@@ -165,7 +165,8 @@ u64 unix_recv(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 		else if (skb->consumed < skb->len)
 			break;
 		/* consume_skb() -> sock_wfree() -> unix_write_space(). */
-		msg_written(sim, &us->free_at, 0);
+		if (!us->sender_frees)
+			msg_written(sim, &us->free_at, 0);
 		us->wmem_alloc -= skb->truesize;
 		us->qhead = (us->qhead + 1) % us->qcap;
 		us->qcount--;
