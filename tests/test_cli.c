@@ -529,8 +529,12 @@ static void test_topo_and_lists(void **state)
 	/* 2 CPUs: factor 2, so 0.75 ms x 2 and min_granularity / 8. */
 	assert_non_null(strstr(out, "min_granularity_ns        1500000"));
 	assert_non_null(strstr(out, "sis_short_ns               187500"));
-	assert_int_equal(tu_sh(out, sizeof(out), "%s topo --kernel=v5.12 --machine kunpeng920 | head -4", w), 0);
+	assert_int_equal(tu_sh(out, sizeof(out), "%s topo --kernel=v5.12 --machine kunpeng920 | head -5", w), 0);
 	assert_non_null(strstr(out, "domain0 MC   span 0-31 weight 32"));
+	/* An arm64 part: no vendor the arch code knows, the default distance. */
+	assert_non_null(strstr(out, "node_reclaim_distance 30 (CPU vendor not known)"));
+	assert_int_equal(tu_sh(out, sizeof(out), "%s topo --machine zen2-7742-2s | head -2", w), 0);
+	assert_non_null(strstr(out, "node_reclaim_distance 32 (AuthenticAMD family 0x17)"));
 	expect_usage_error("features --kernel 5.12", "--kernel \"5.12\": expected v5.12, v6.4, v6.6 or mainline");
 	expect_usage_error("topo --kernel", "missing value after \"--kernel\"");
 	expect_usage_error("run --kernel v4.19 -- hackbench", "--kernel \"v4.19\"");

@@ -2,7 +2,8 @@
  * test_domains.c - sched domains per preset, derived by hand from
  * kernel/sched/topology.c's rules: levels SMT, CLS, MC, PKG, NODE, NUMA
  * (one per distinct node distance), degenerate levels dropped, NUMA levels
- * beyond RECLAIM_DISTANCE (30) without SD_WAKE_AFFINE/SD_BALANCE_FORK.
+ * beyond node_reclaim_distance (RECLAIM_DISTANCE, 30; 32 on AMD Zen) without
+ * SD_WAKE_AFFINE/SD_BALANCE_FORK/SD_BALANCE_EXEC.
  */
 #include "testutil.h"
 
@@ -68,8 +69,9 @@ static void test_epyc_domains(void **state)
 		{ "SMT", "0,192", SD_SHARE_CPUCAPACITY | SD_SHARE_LLC | SD_WAKE_AFFINE, 0, 2 },
 		{ "MC", "0-7,192-199", SD_SHARE_LLC | SD_WAKE_AFFINE, SD_SHARE_CPUCAPACITY, 8 },
 		{ "PKG", "0-95,192-287", SD_WAKE_AFFINE | SD_BALANCE_FORK, SD_SHARE_LLC, 12 },
-		/* distance 32 > RECLAIM_DISTANCE */
-		{ "NUMA", "0-383", SD_NUMA | SD_SERIALIZE, SD_WAKE_AFFINE | SD_BALANCE_FORK, 2 },
+		/* distance 32, not beyond Zen's node_reclaim_distance of 32 */
+		{ "NUMA", "0-383", SD_NUMA | SD_SERIALIZE | SD_WAKE_AFFINE | SD_BALANCE_FORK |
+				   SD_BALANCE_EXEC, SD_PREFER_SIBLING, 2 },
 	};
 
 	assert_int_equal(build_sched_domains(m, &d), 0);
@@ -227,10 +229,77 @@ static void test_hybrid_domains(void **state)
 	tu_machine_free(m);
 }
 
+/* The flags sd_init() strips from a NUMA level past node_reclaim_distance. */
+#define RECLAIM_FLAGS (SD_WAKE_AFFINE | SD_BALANCE_FORK | SD_BALANCE_EXEC)
+
+/* The top (NUMA) level of cpu 0, built as profile kv builds it. */
+static unsigned int numa_flags(struct machine *m, int kv, int *reclaim)
+{
+	struct sched_domains d;
+	const struct sched_domain *sd;
+	unsigned int flags;
+
+	assert_int_equal(build_sched_domains_for(m, &d, kernel_profile(kv)), 0);
+	for (sd = d.cpu[0].sd; sd->parent; sd = sd->parent)
+		;
+	assert_true(sd->flags & SD_NUMA);
+	flags = sd->flags & RECLAIM_FLAGS;
+	*reclaim = d.node_reclaim_distance;
+	free_sched_domains(&d);
+	return flags;
+}
+
+/*
+ * node_reclaim_distance (a55c7454a8c8, v5.4): 30, and 32 where the arch
+ * code knows the CPUs as AMD Zen (init_amd_zn(): families 0x17 and 0x19;
+ * init_amd_zen_common() for family 0x1a once X86_FEATURE_ZEN5 knows its
+ * models). sd_init() strips the flags from a level strictly farther, so a
+ * two-socket EPYC's distance of 32 keeps them on Zen only, and 33 loses
+ * them even there.
+ */
+static void test_node_reclaim_distance(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("epyc9654-2s");
+	int r;
+
+	/* Zen 4 (family 0x19) at 32: kept on every profile. */
+	for (int kv = 0; kv < KV_NR; kv++) {
+		assert_int_equal(numa_flags(m, kv, &r), RECLAIM_FLAGS);
+		assert_int_equal(r, 32);
+	}
+	/* The same SLIT on CPUs the arch code does not know as Zen: 32 > 30. */
+	m->cpu_vendor[0] = '\0';
+	m->cpu_family = 0;
+	assert_int_equal(numa_flags(m, KV_MAINLINE, &r), 0);
+	assert_int_equal(r, 30);
+	snprintf(m->cpu_vendor, sizeof(m->cpu_vendor), "GenuineIntel");
+	m->cpu_family = 0x19;
+	assert_int_equal(numa_flags(m, KV_MAINLINE, &r), 0);
+	/* Zen 5 (family 0x1a): Zen to the mainline profile, not to v6.4's kernel. */
+	snprintf(m->cpu_vendor, sizeof(m->cpu_vendor), "AuthenticAMD");
+	m->cpu_family = 0x1a;
+	assert_int_equal(numa_flags(m, KV_6_4, &r), 0);
+	assert_int_equal(r, 30);
+	assert_int_equal(numa_flags(m, KV_MAINLINE, &r), RECLAIM_FLAGS);
+	assert_int_equal(r, 32);
+	/* Zen at 33: beyond even 32. */
+	m->cpu_family = 0x19;
+	m->topo.distance[0][1] = m->topo.distance[1][0] = 33;
+	assert_int_equal(numa_flags(m, KV_6_4, &r), 0);
+	tu_machine_free(m);
+
+	/* Rome is family 0x17, Zen as well. */
+	m = tu_machine("zen2-7742-2s");
+	assert_int_equal(numa_flags(m, KV_5_12, &r), RECLAIM_FLAGS);
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_epyc_domains),
+		cmocka_unit_test(test_node_reclaim_distance),
 		cmocka_unit_test(test_kunpeng_domains),
 		cmocka_unit_test(test_small_domains),
 		cmocka_unit_test(test_hybrid_domains),

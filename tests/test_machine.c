@@ -211,6 +211,9 @@ static void test_kunpeng920_equals_real_dump(void **state)
 	expect_mask(real, TOPO_LLC, 5, "0-31");
 	assert_int_equal(real->topo.distance[0][3], 33);
 	assert_int_equal(real->topo.distance[1][2], 25);
+	/* Its proc/cpuinfo is arm64's: an implementer, no x86 vendor_id. */
+	assert_string_equal(real->cpu_vendor, "");
+	assert_int_equal(real->cpu_family, 0);
 	tu_machine_free(real);
 	tu_machine_free(preset);
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
@@ -238,6 +241,11 @@ static void test_hwloc_xml(void **state)
 	}
 	assert_int_equal(x->l2_bytes, 1 << 20);
 	assert_int_equal(x->llc_bytes, 32 << 20);
+	/* The CPUID the dump was made from: family 0x19, as the preset says. */
+	assert_string_equal(x->cpu_vendor, "AuthenticAMD");
+	assert_int_equal(x->cpu_family, 25);
+	assert_string_equal(p->cpu_vendor, "AuthenticAMD");
+	assert_int_equal(p->cpu_family, 25);
 	assert_int_equal(x->topo.nr_nodes, 2);
 	assert_int_equal(x->topo.distance[0][1], 20);
 	expect_mask(x, TOPO_CORE, 0, "0,192");
@@ -253,6 +261,8 @@ static void test_hwloc_xml(void **state)
 		assert_int_equal(x->topo.nr_cores, 14);
 		assert_int_equal(x->topo.nr_clusters, 8);
 		assert_int_equal(x->topo.nr_llcs, 1);
+		assert_string_equal(x->cpu_vendor, "GenuineIntel");
+		assert_int_equal(x->cpu_family, 6);
 		tu_machine_free(x);
 	}
 
@@ -475,6 +485,40 @@ static void write_file(const char *dir, const char *rel, const char *text)
 	fclose(f);
 }
 
+/*
+ * A dump laid out as hwloc-gather-topology makes it, DUMP/sys beside
+ * DUMP/proc/cpuinfo, gives the vendor and family of its first processor
+ * (this machine's cpuinfo: AuthenticAMD, family 26), whether it is named
+ * by DUMP or by DUMP/sys; a tree in a directory not named sys has no
+ * cpuinfo beside it. A family that is not a number is refused with its
+ * file and line.
+ */
+static void test_sysfs_cpuinfo(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/wakesim-ci-XXXXXX", out[1024], spec[256];
+	struct machine *m;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tu_sh(out, sizeof(out), "mkdir -p %s/proc && cp -r tests/data/host-2cpu-sysfs %s/sys && "
+			       "cp tests/data/cpuinfo-epyc-2cpu.txt %s/proc/cpuinfo", dir, dir, dir), 0);
+	for (int i = 0; i < 2; i++) {
+		snprintf(spec, sizeof(spec), "sysfs:%s%s", dir, i ? "/sys/" : "");
+		m = tu_machine(spec);
+		assert_string_equal(m->cpu_vendor, "AuthenticAMD");
+		assert_int_equal(m->cpu_family, 26);
+		tu_machine_free(m);
+	}
+	m = tu_machine("sysfs:tests/data/host-2cpu-sysfs");
+	assert_string_equal(m->cpu_vendor, "");
+	assert_int_equal(m->cpu_family, 0);
+	tu_machine_free(m);
+	snprintf(spec, sizeof(spec), "sysfs:%s", dir);
+	write_file(dir, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: twenty\n");
+	expect_load_error(spec, "proc/cpuinfo:3: cpu family: \"twenty\" is not a number in 1..255");
+	tu_sh(out, sizeof(out), "rm -rf %s", dir);
+}
+
 static void test_bad_machines(void **state)
 {
 	(void)state;
@@ -543,6 +587,18 @@ static void test_bad_machines(void **state)
 	write_file(dir, "m.json", "{\n  \"topology\": { \"sockets\": 1, \"cores_per_cluster\": 4,"
 				  " \"l2_bytes\": 1, \"llc_bytes\": 1 } }\n");
 	expect_load_error(spec, "m.json:1: field \"name\": missing");
+	/* "cpu" names what /proc/cpuinfo does, both fields or none. */
+	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"cores_per_cluster\": 4,"
+				  " \"l2_bytes\": 1, \"llc_bytes\": 1 },\n  \"cpu\": { \"vendor_id\": \"AuthenticAMD\" } }\n");
+	expect_load_error(spec, "m.json:2: field \"cpu.family\": missing");
+	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"cores_per_cluster\": 4,"
+				  " \"l2_bytes\": 1, \"llc_bytes\": 1 },\n  \"cpu\": { \"vendor\": \"AuthenticAMD\","
+				  " \"family\": 25 } }\n");
+	expect_load_error(spec, "field \"cpu.vendor\": unknown field (known here: vendor_id family)");
+	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"cores_per_cluster\": 4,"
+				  " \"l2_bytes\": 1, \"llc_bytes\": 1 },\n  \"cpu\": { \"vendor_id\": \"AuthenticAMD\","
+				  " \"family\": \"0x19\" } }\n");
+	expect_load_error(spec, "m.json:2: field \"cpu.family\"");
 	/* "topology": [1] was "missing or not an object": it is there. */
 	write_file(dir, "m.json", "{ \"name\": \"x\",\n  \"topology\": [1] }\n");
 	expect_load_error(spec, "m.json:2: field \"topology\": expected an object");
@@ -602,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_host_sysfs_copy),
 		cmocka_unit_test(test_host_without_cpuidle_or_caches),
 		cmocka_unit_test(test_hwloc_xml),
+		cmocka_unit_test(test_sysfs_cpuinfo),
 		cmocka_unit_test(test_lscpu),
 		cmocka_unit_test(test_bad_machines),
 	};

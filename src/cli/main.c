@@ -204,7 +204,7 @@ static int cmd_topo(int argc, char **argv)
 		return r > 0 ? 0 : EXIT_USAGE;
 	if (load_machine(&o, &m))
 		return EXIT_USAGE;
-	if (build_sched_domains_cls(&m, &d, kernel_profile(o.kver)->cls_level)) {
+	if (build_sched_domains_for(&m, &d, kernel_profile(o.kver))) {
 		fprintf(stderr, "wakesim: out of memory\n");
 		machine_free(&m);
 		return 1;

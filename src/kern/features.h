@@ -111,6 +111,9 @@ struct kernel_profile {
 					 * freed no slot (v5.5-v6.13; fs/pipe.c) */
 	bool migrate_pelt_lag;		/* a wake-up migration reads the old CPU's curr
 					 * (migrate_se_pelt_lag(), v6.0+) */
+	bool amd_zen5_known;		/* AMD family 0x1a is Zen to the arch code
+					 * (X86_FEATURE_ZEN5, added in 2024; its EPYC
+					 * models 0x10-0x1f in 2025): kern/topology.c */
 	/* features.h defaults that differ from mainline's, -1 ended */
 	signed char feat_on[4], feat_off[6];
 };

@@ -40,7 +40,7 @@ const struct kernel_profile kernel_profiles[KV_NR] = {
 		.name = "mainline", .cfs = false, .base_slice_floor = false, .cls_level = true,
 		.base_slice_ns = 700000, .schedstat_version = 16, .rd_flags_on_change = true,
 		.pipe_read_wakes_if_was_full = false,
-		.migrate_pelt_lag = true,
+		.migrate_pelt_lag = true, .amd_zen5_known = true,
 		.feat_on = { -1 },
 		.feat_off = { -1 },
 	},

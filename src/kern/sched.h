@@ -497,6 +497,8 @@ struct sched_domains {
 	bool smt_present;		/* sched_smt_present static key */
 	bool cluster_active;		/* sched_cluster_active */
 	bool asym_cpucap_active;	/* sched_asym_cpucapacity: CPUs of unequal capacity */
+	int node_reclaim_distance;	/* the NUMA distance past which sd_init() drops
+					 * wake-affine and fork/exec balancing */
 };
 
 #define for_each_domain(__sim, __cpu, __sd)                                    \

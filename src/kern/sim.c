@@ -66,7 +66,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	/* Lines' holder bits on machines over 1024 CPUs (coherence.h). */
 	cacheline_arena_get();
 	sim->arena_ref = true;
-	if (engine_init(&sim->eng) || build_sched_domains_cls(m, &sim->doms, kernel_profile(cfg->tunables.kver)->cls_level)) {
+	if (engine_init(&sim->eng) || build_sched_domains_for(m, &sim->doms, kernel_profile(cfg->tunables.kver))) {
 		snprintf(err, errlen, "out of memory building the machine model");
 		sim_free(sim);
 		return -1;

@@ -133,8 +133,17 @@ static unsigned int asym_cpu_capacity_classify(const struct machine *m, const st
 	return nseen == nall ? SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL : SD_ASYM_CPUCAPACITY;
 }
 
+int node_reclaim_distance(const struct machine *m, bool zen5_known)
+{
+	bool zen = !strcmp(m->cpu_vendor, "AuthenticAMD") &&
+		   (m->cpu_family == 0x17 || m->cpu_family == 0x19 ||
+		    (m->cpu_family == 0x1a && zen5_known));
+
+	return zen ? ZEN_RECLAIM_DISTANCE : RECLAIM_DISTANCE;
+}
+
 /* sd_init(): per-level parameters and flags (kernel/sched/topology.c). */
-static void sd_init(struct sched_domain *sd, const struct level_def *l)
+static void sd_init(struct sched_domain *sd, const struct level_def *l, int reclaim_distance)
 {
 	int w = sd->span_weight;
 
@@ -157,7 +166,7 @@ static void sd_init(struct sched_domain *sd, const struct level_def *l)
 		sd->cache_nice_tries = 2;
 		sd->flags &= ~SD_PREFER_SIBLING;
 		sd->flags |= SD_SERIALIZE;
-		if (l->numa_distance > RECLAIM_DISTANCE)
+		if (l->numa_distance > reclaim_distance)
 			sd->flags &= ~(SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE);
 	} else {
 		sd->cache_nice_tries = 1;
@@ -334,17 +343,20 @@ static int build_groups(const struct machine *m, struct sched_domains *d, int nl
 
 int build_sched_domains(const struct machine *m, struct sched_domains *d)
 {
-	return build_sched_domains_cls(m, d, true);
+	return build_sched_domains_for(m, d, kernel_profile(KV_MAINLINE));
 }
 
-int build_sched_domains_cls(const struct machine *m, struct sched_domains *d, bool with_cls)
+int build_sched_domains_for(const struct machine *m, struct sched_domains *d,
+			    const struct kernel_profile *kp)
 {
 	const struct topology *t = &m->topo;
 	struct level_def lv[MAX_LEVELS];
-	int nl = machine_levels(m, lv, with_cls);
+	int nl = machine_levels(m, lv, kp->cls_level);
 	int ncpu = t->nr_cpus;
+	int reclaim = node_reclaim_distance(m, kp->amd_zen5_known);
 
 	memset(d, 0, sizeof(*d));
+	d->node_reclaim_distance = reclaim;
 	cacheline_init(&d->rd.line);
 	d->nr_cpus = ncpu;
 	d->nr_levels = nl;
@@ -367,7 +379,7 @@ int build_sched_domains_cls(const struct machine *m, struct sched_domains *d, bo
 			if (prev)
 				cpumask_or(&sd->span, &sd->span, &prev->span);
 			sd->span_weight = cpumask_weight(&sd->span);
-			sd_init(sd, &lv[l]);
+			sd_init(sd, &lv[l], reclaim);
 			sd->flags |= asym_cpu_capacity_classify(m, &sd->span);
 			/* Do not spread across CPUs of different capacities. */
 			if ((sd->flags & SD_ASYM_CPUCAPACITY) && prev)
@@ -509,6 +521,14 @@ void sched_domains_print(FILE *out, const struct machine *m, const struct sched_
 	fprintf(out, "machine %s: %d CPUs, %d cores, %d LLCs, %d nodes, %d packages\n",
 		m->name, m->topo.nr_cpus, m->topo.nr_cores, m->topo.nr_llcs, m->topo.nr_nodes,
 		m->topo.nr_packages);
+	if (m->topo.nr_nodes > 1) {
+		char cpu[64] = "CPU vendor not known";
+
+		if (m->cpu_vendor[0])
+			snprintf(cpu, sizeof(cpu), "%s family 0x%x", m->cpu_vendor, (unsigned)m->cpu_family);
+		fprintf(out, "node_reclaim_distance %d (%s): NUMA levels farther lose SD_WAKE_AFFINE, "
+			"SD_BALANCE_FORK and SD_BALANCE_EXEC\n", d->node_reclaim_distance, cpu);
+	}
 	fprintf(out, "idle states (exit/target residency, us):");
 	for (int i = 0; i < m->nr_idle_states; i++) {
 		fprintf(out, " %s %g/%g%s", m->idle[i].name,

@@ -10,8 +10,23 @@
 
 #include "sched.h"
 
-/* kernel/sched/topology.c: NUMA levels farther than this lose WAKE_AFFINE. */
+/* include/linux/topology.h: node_reclaim_distance's default. */
 #define RECLAIM_DISTANCE 30
+/* What AMD Zen's init_amd_zn() (from v5.4; init_amd_zen_common() after the 2024 rework) sets it to. */
+#define ZEN_RECLAIM_DISTANCE 32
+
+/*
+ * node_reclaim_distance for machine m (SLIT units): sd_init() strips
+ * SD_BALANCE_EXEC, SD_BALANCE_FORK and SD_WAKE_AFFINE from NUMA levels
+ * farther than it. RECLAIM_DISTANCE, but ZEN_RECLAIM_DISTANCE when the
+ * arch code knows m's CPUs as AMD Zen (arch/x86/kernel/cpu/amd.c: vendor
+ * AuthenticAMD, family 0x17 or 0x19 on every profile; 0x1a where
+ * zen5_known, the profile's amd_zen5_known), so that a 2-socket EPYC's
+ * other socket, 32 away, keeps wake-affine and fork balancing (commit
+ * a55c7454a8c8, "sched/topology: Improve load balancing on AMD EPYC
+ * systems", v5.4).
+ */
+int node_reclaim_distance(const struct machine *m, bool zen5_known);
 
 /*
  * Build the domains of every CPU: levels SMT, CLS, MC, PKG and, on NUMA
@@ -22,8 +37,12 @@
  * (v6.7+ names: PKG, SD_SHARE_LLC, SD_CLUSTER). Returns 0 or -1 (ENOMEM).
  */
 int build_sched_domains(const struct machine *m, struct sched_domains *d);
-/* The same with or without the CLS level (CONFIG_SCHED_CLUSTER, v5.16+). */
-int build_sched_domains_cls(const struct machine *m, struct sched_domains *d, bool cls);
+/*
+ * The same as a kernel profile builds them: with or without the CLS level
+ * (CONFIG_SCHED_CLUSTER, v5.16+), and with its node_reclaim_distance.
+ */
+int build_sched_domains_for(const struct machine *m, struct sched_domains *d,
+			    const struct kernel_profile *kp);
 void free_sched_domains(struct sched_domains *d);
 
 /* cpus_share_cache(): same LLC (kernel/sched/core.c). */

@@ -183,6 +183,20 @@ static int read_in_process(const char *file, struct machine *m, char *err, size_
 			}
 		hwloc_distances_release(topo, dist[0]);
 	}
+	/* The CPUID the dump was made from, as hwloc's x86 backend records it on each package. */
+	hwloc_obj_t pkg0 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
+	const char *vendor = pkg0 ? hwloc_obj_get_info_by_name(pkg0, "CPUVendor") : NULL;
+	const char *family = pkg0 ? hwloc_obj_get_info_by_name(pkg0, "CPUFamilyNumber") : NULL;
+
+	if (vendor && family) {
+		char *end;
+		long f = strtol(family, &end, 10);
+
+		if (end != family && !*end && f > 0 && f < 256) {
+			snprintf(m->cpu_vendor, sizeof(m->cpu_vendor), "%s", vendor);
+			m->cpu_family = (int)f;
+		}
+	}
 	snprintf(m->description, sizeof(m->description), "read from %s (hwloc XML)", file);
 	if (nr_no_llc)
 		snprintf(m->assumed[ASSUMED_LLC], sizeof(m->assumed[ASSUMED_LLC]),
@@ -201,6 +215,8 @@ struct hwloc_result {
 	char description[256];
 	char assumed_llc[sizeof(((struct machine *)0)->assumed[0])];
 	u64 l2_bytes, llc_bytes;
+	char cpu_vendor[sizeof(((struct machine *)0)->cpu_vendor)];
+	int cpu_family;
 	struct topology topo;
 };
 
@@ -221,6 +237,8 @@ int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t er
 		r->topo = m->topo;
 		r->l2_bytes = m->l2_bytes;
 		r->llc_bytes = m->llc_bytes;
+		snprintf(r->cpu_vendor, sizeof(r->cpu_vendor), "%s", m->cpu_vendor);
+		r->cpu_family = m->cpu_family;
 		snprintf(r->description, sizeof(r->description), "%s", m->description);
 		snprintf(r->assumed_llc, sizeof(r->assumed_llc), "%s", m->assumed[ASSUMED_LLC]);
 		_exit(write_all(is.fd, r, sizeof(*r)) ? 1 : 0);
@@ -236,6 +254,8 @@ int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t er
 		m->topo = r->topo;
 		m->l2_bytes = r->l2_bytes;
 		m->llc_bytes = r->llc_bytes;
+		snprintf(m->cpu_vendor, sizeof(m->cpu_vendor), "%s", r->cpu_vendor);
+		m->cpu_family = r->cpu_family;
 		snprintf(m->description, sizeof(m->description), "%s", r->description);
 		snprintf(m->assumed[ASSUMED_LLC], sizeof(m->assumed[ASSUMED_LLC]), "%s",
 			 r->assumed_llc);

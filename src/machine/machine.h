@@ -185,6 +185,14 @@ struct machine {
 	bool idle_replaced;	/* a cost file listed idle_states (costs_json.c) */
 	u64 l2_bytes;		/* private L2 per core */
 	u64 llc_bytes;		/* one last-level cache */
+	/*
+	 * The CPUs' vendor and family as /proc/cpuinfo's vendor_id and "cpu
+	 * family" give them ("" and 0: not known, or not x86). The kernel
+	 * reads them at boot, and some of its scheduling rules depend on them
+	 * (AMD Zen's node_reclaim_distance: kern/topology.c).
+	 */
+	char cpu_vendor[16];
+	int cpu_family;
 	struct cpumask *smt;	/* [nr_cpus]: cpu_smt_mask(), precomputed */
 	/*
 	 * The same as lists, for loops: [nr_cpus * topo.smt_width] CPUs of
@@ -286,7 +294,9 @@ int machine_parse_json(const char *text, size_t len, const char *file,
 
 /*
  * Read an hwloc XML topology (lstopo --of xml) into m->topo, m->l2_bytes and
- * m->llc_bytes (machine/hwloc.c says how). Returns 0, or -1 with "FILE: why".
+ * m->llc_bytes, and the first package's CPUVendor and CPUFamilyNumber into
+ * m->cpu_vendor and m->cpu_family (machine/hwloc.c says how). Returns 0, or
+ * -1 with "FILE: why".
  */
 int machine_read_hwloc(const char *file, struct machine *m, char *err, size_t errlen);
 
@@ -301,10 +311,22 @@ int machine_read_lscpu(const char *file, struct machine *m, char *err, size_t er
  * m->idle, and cpu0's L2 and last-level cache sizes (bytes; 0 when absent)
  * into m->l2_bytes and m->llc_bytes. Where the tree has no cache
  * information (the LLC becomes the package) or no cpuidle states (one halt
- * state, as default_idle_call()), says so in m->assumed. Returns 0, or -1
- * with "DIR/FILE:1: why".
+ * state, as default_idle_call()), says so in m->assumed. A tree in a
+ * directory named sys (/sys, or DUMP/sys as hwloc-gather-topology makes)
+ * takes m->cpu_vendor and m->cpu_family from the proc/cpuinfo beside it,
+ * if there is one. Returns 0, or -1 with "DIR/FILE:LINE: why".
  */
 int machine_read_sysfs(const char *dir, struct machine *m, char *err, size_t errlen);
+
+/*
+ * Read the first processor's vendor_id and "cpu family" (decimal) of a
+ * /proc/cpuinfo text into m->cpu_vendor and m->cpu_family; a text without
+ * them (arm64's) leaves both unset. Returns 0, or -1 with "FILE:LINE:
+ * field: why" for a family that is not a number in 1..255 or a vendor of
+ * more than 15 characters.
+ */
+int machine_parse_cpuinfo(const char *text, const char *file, struct machine *m, char *err,
+			  size_t errlen);
 
 /*
  * The sysfs root `--machine host` reads: $WAKESIM_SYSFS when set and not

@@ -287,10 +287,27 @@ static int parse_topology(const struct json_in *c, json_object *o, struct machin
 	return 0;
 }
 
+/*
+ * "cpu": {"vendor_id": "AuthenticAMD", "family": 25}, as /proc/cpuinfo
+ * names them (cpu family in decimal): what the kernel knows of the part.
+ */
+static int parse_cpu(const struct json_in *c, json_object *o, struct machine *m)
+{
+	static const char *const known[] = { "vendor_id", "family", NULL };
+
+	if (!json_object_is_type(o, json_type_object))
+		return jfail(c, "cpu", "expected an object (vendor_id, family)");
+	if (json_in_known(c, o, "cpu.", known) ||
+	    json_in_str(c, o, "cpu.", "vendor_id", true, m->cpu_vendor, sizeof(m->cpu_vendor)) ||
+	    json_in_int(c, o, "cpu.", "family", true, 1, 255, &m->cpu_family))
+		return -1;
+	return 0;
+}
+
 int machine_parse_json(const char *text, size_t len, const char *file, struct machine *m,
 		       char *err, size_t errlen)
 {
-	static const char *const known[] = { "name", "description", "topology", "cost_profile",
+	static const char *const known[] = { "name", "description", "topology", "cpu", "cost_profile",
 					     "idle_states", "costs", "ranges", "sources", NULL };
 	struct json_in c = { .file = file, .text = text, .len = len, .err = err, .errlen = errlen };
 	json_object *root, *o;
@@ -315,6 +332,8 @@ int machine_parse_json(const char *text, size_t len, const char *file, struct ma
 		goto out;
 	}
 	if (parse_topology(&c, o, m))
+		goto out;
+	if (json_object_object_get_ex(root, "cpu", &o) && parse_cpu(&c, o, m))
 		goto out;
 	if (json_object_object_get_ex(root, "cost_profile", &o)) {
 		const struct preset_blob *b;

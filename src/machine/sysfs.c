@@ -22,6 +22,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/textfile.h"
+
 #define SYSFS_MAX_FILE 65536
 
 /* The three groupings that come from CPU lists, checked for consistency. */
@@ -509,6 +511,34 @@ static int read_cpus(struct sysfs *s, struct topology *t)
 	return 0;
 }
 
+/*
+ * The CPUs' vendor and family from the proc/cpuinfo beside a tree whose
+ * directory is named sys (/sys itself, or DUMP/sys from
+ * hwloc-gather-topology): none, and no error, when there is none.
+ */
+static int read_cpuinfo(struct sysfs *s, struct machine *m)
+{
+	size_t n = strlen(s->root);
+	char path[1400];
+	char *text = NULL;
+	size_t len;
+	struct stat st;
+	int ret;
+
+	while (n > 1 && s->root[n - 1] == '/')
+		n--;
+	if (!(n >= 3 && !strncmp(s->root + n - 3, "sys", 3) && (n == 3 || s->root[n - 4] == '/')))
+		return 0;
+	snprintf(path, sizeof(path), "%.*sproc/cpuinfo", (int)(n - 3), s->root);
+	if (stat(path, &st))
+		return 0;
+	if (text_file_read(path, "cpuinfo", &text, &len, s->err, s->errlen))
+		return -1;
+	ret = machine_parse_cpuinfo(text, path, m, s->err, s->errlen);
+	free(text);
+	return ret;
+}
+
 int machine_read_sysfs(const char *dir, struct machine *m, char *err, size_t errlen)
 {
 	struct sysfs *s = calloc(1, sizeof(*s));
@@ -579,6 +609,8 @@ int machine_read_sysfs(const char *dir, struct machine *m, char *err, size_t err
 		snprintf(m->assumed[ASSUMED_LLC], sizeof(m->assumed[ASSUMED_LLC]),
 			 "LLC = package (no cache info in %s/devices/system/cpu/cpu*/cache "
 			 "for %d of %d CPUs)", s->root, s->nr_no_llc, nr);
+	if (read_cpuinfo(s, m))
+		goto out;
 	snprintf(m->description, sizeof(m->description), "read from %s", s->root);
 	ret = 0;
 out:
