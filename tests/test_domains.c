@@ -251,7 +251,8 @@ static unsigned int numa_flags(struct machine *m, int kv, int *reclaim)
 
 /*
  * node_reclaim_distance (a55c7454a8c8, v5.4): 30, and 32 where the arch
- * code knows the CPUs as AMD Zen (init_amd_zn(): families 0x17 and 0x19;
+ * code knows the CPUs as AMD Zen (init_amd_zn(): family 0x17, and 0x19 from
+ * v5.7;
  * init_amd_zen_common() for family 0x1a once X86_FEATURE_ZEN5 knows its
  * models). sd_init() strips the flags from a level strictly farther, so a
  * two-socket EPYC's distance of 32 keeps them on Zen only, and 33 loses

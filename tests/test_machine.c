@@ -516,6 +516,12 @@ static void test_sysfs_cpuinfo(void **state)
 	snprintf(spec, sizeof(spec), "sysfs:%s", dir);
 	write_file(dir, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: twenty\n");
 	expect_load_error(spec, "proc/cpuinfo:3: cpu family: \"twenty\" is not a number in 1..255");
+	/* Found by a bad-input trial: a copy with \r\n line ends refused "26\r". */
+	write_file(dir, "proc/cpuinfo", "processor\t: 0\r\nvendor_id\t: AuthenticAMD\r\ncpu family\t: 26\r\n");
+	m = tu_machine(spec);
+	assert_string_equal(m->cpu_vendor, "AuthenticAMD");
+	assert_int_equal(m->cpu_family, 26);
+	tu_machine_free(m);
 	tu_sh(out, sizeof(out), "rm -rf %s", dir);
 }
 
@@ -599,6 +605,18 @@ static void test_bad_machines(void **state)
 				  " \"l2_bytes\": 1, \"llc_bytes\": 1 },\n  \"cpu\": { \"vendor_id\": \"AuthenticAMD\","
 				  " \"family\": \"0x19\" } }\n");
 	expect_load_error(spec, "m.json:2: field \"cpu.family\"");
+	/* Found by a bad-input trial: a long vendor was cut to 15 characters and taken. */
+	write_file(dir, "m.json", "{ \"name\": \"x\", \"topology\": { \"sockets\": 1, \"cores_per_cluster\": 4,"
+				  " \"l2_bytes\": 1, \"llc_bytes\": 1 },\n  \"cpu\": { \"vendor_id\": \"AuthenticAMDAuthenticAMD\","
+				  " \"family\": 25 } }\n");
+	expect_load_error(spec, "m.json:2: field \"cpu.vendor_id\": longer than a CPUID vendor string");
+	/* And an hwloc dump whose family is not decimal was read as no vendor at all. */
+	assert_int_equal(tu_sh(out, sizeof(out), "sed 's/name=\"CPUFamilyNumber\" value=\"25\"/"
+			       "name=\"CPUFamilyNumber\" value=\"0x19\"/' "
+			       "tests/data/hwloc/AMD-19h-Zen4-2xEpyc-9654.xml > %s/hex.xml", dir), 0);
+	snprintf(spec, sizeof(spec), "hwloc:%s/hex.xml", dir);
+	expect_load_error(spec, "hex.xml: package 0: CPUVendor \"AuthenticAMD\" and CPUFamilyNumber \"0x19\"");
+	snprintf(spec, sizeof(spec), "%s/m.json", dir);
 	/* "topology": [1] was "missing or not an object": it is there. */
 	write_file(dir, "m.json", "{ \"name\": \"x\",\n  \"topology\": [1] }\n");
 	expect_load_error(spec, "m.json:2: field \"topology\": expected an object");

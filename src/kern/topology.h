@@ -12,7 +12,7 @@
 
 /* include/linux/topology.h: node_reclaim_distance's default. */
 #define RECLAIM_DISTANCE 30
-/* What AMD Zen's init_amd_zn() (from v5.4; init_amd_zen_common() after the 2024 rework) sets it to. */
+/* What AMD Zen's init_amd_zn() (v5.4 on; init_amd_zen_common() after the later rework) sets it to. */
 #define ZEN_RECLAIM_DISTANCE 32
 
 /*
@@ -20,7 +20,7 @@
  * SD_BALANCE_EXEC, SD_BALANCE_FORK and SD_WAKE_AFFINE from NUMA levels
  * farther than it. RECLAIM_DISTANCE, but ZEN_RECLAIM_DISTANCE when the
  * arch code knows m's CPUs as AMD Zen (arch/x86/kernel/cpu/amd.c: vendor
- * AuthenticAMD, family 0x17 or 0x19 on every profile; 0x1a where
+ * AuthenticAMD, family 0x17 (v5.4) or 0x19 (v5.7): every profile; 0x1a where
  * zen5_known, the profile's amd_zen5_known), so that a 2-socket EPYC's
  * other socket, 32 away, keeps wake-affine and fork balancing (commit
  * a55c7454a8c8, "sched/topology: Improve load balancing on AMD EPYC

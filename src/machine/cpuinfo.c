@@ -42,12 +42,16 @@ int machine_parse_cpuinfo(const char *text, const char *file, struct machine *m,
 
 		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
 		p += len + (eol != NULL);
+		/* A copy made on another system may end its lines in \r\n, or pad them. */
+		for (size_t n = strlen(line); n && (line[n - 1] == '\r' || line[n - 1] == ' ' ||
+						    line[n - 1] == '\t'); n--)
+			line[n - 1] = '\0';
 		/* The first processor's block ends at its blank line. */
 		if (!line[0] && (vendor || family))
 			break;
 		if (!vendor && (v = value_of(line, "vendor_id"))) {
 			if (strlen(v) >= sizeof(m->cpu_vendor) || !v[0]) {
-				snprintf(err, errlen, "%s:%d: vendor_id: \"%s\" is not a CPUID vendor (1 to %zu "
+				snprintf(err, errlen, "%s:%d: vendor_id: \"%.32s\" is not a CPUID vendor (1 to %zu "
 					 "characters)", file, lineno + 1, v, sizeof(m->cpu_vendor) - 1);
 				return -1;
 			}
@@ -58,7 +62,7 @@ int machine_parse_cpuinfo(const char *text, const char *file, struct machine *m,
 			long f = strtol(v, &end, 10);
 
 			if (end == v || *end || f < 1 || f > 255) {
-				snprintf(err, errlen, "%s:%d: cpu family: \"%s\" is not a number in 1..255",
+				snprintf(err, errlen, "%s:%d: cpu family: \"%.32s\" is not a number in 1..255",
 					 file, lineno + 1, v);
 				return -1;
 			}

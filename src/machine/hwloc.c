@@ -192,10 +192,15 @@ static int read_in_process(const char *file, struct machine *m, char *err, size_
 		char *end;
 		long f = strtol(family, &end, 10);
 
-		if (end != family && !*end && f > 0 && f < 256) {
-			snprintf(m->cpu_vendor, sizeof(m->cpu_vendor), "%s", vendor);
-			m->cpu_family = (int)f;
+		if (end == family || *end || f < 1 || f > 255 || !vendor[0] ||
+		    strlen(vendor) >= sizeof(m->cpu_vendor)) {
+			snprintf(err, errlen, "%s: package 0: CPUVendor \"%.32s\" and CPUFamilyNumber "
+				 "\"%.32s\" are not a CPUID vendor (1 to %zu characters) and a family in "
+				 "1..255", file, vendor, family, sizeof(m->cpu_vendor) - 1);
+			goto out;
 		}
+		snprintf(m->cpu_vendor, sizeof(m->cpu_vendor), "%s", vendor);
+		m->cpu_family = (int)f;
 	}
 	snprintf(m->description, sizeof(m->description), "read from %s (hwloc XML)", file);
 	if (nr_no_llc)

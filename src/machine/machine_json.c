@@ -294,13 +294,18 @@ static int parse_topology(const struct json_in *c, json_object *o, struct machin
 static int parse_cpu(const struct json_in *c, json_object *o, struct machine *m)
 {
 	static const char *const known[] = { "vendor_id", "family", NULL };
+	char vendor[64];
 
 	if (!json_object_is_type(o, json_type_object))
 		return jfail(c, "cpu", "expected an object (vendor_id, family)");
 	if (json_in_known(c, o, "cpu.", known) ||
-	    json_in_str(c, o, "cpu.", "vendor_id", true, m->cpu_vendor, sizeof(m->cpu_vendor)) ||
+	    json_in_str(c, o, "cpu.", "vendor_id", true, vendor, sizeof(vendor)) ||
 	    json_in_int(c, o, "cpu.", "family", true, 1, 255, &m->cpu_family))
 		return -1;
+	/* CPUID's vendor string is 12 characters; a longer one is no vendor, not a prefix. */
+	if (strlen(vendor) >= sizeof(m->cpu_vendor))
+		return jfail(c, "cpu.vendor_id", "longer than a CPUID vendor string (at most 15 characters)");
+	snprintf(m->cpu_vendor, sizeof(m->cpu_vendor), "%s", vendor);
 	return 0;
 }
 
