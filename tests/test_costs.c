@@ -154,6 +154,39 @@ static void test_coherence_calendar_window(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * A queue longer than the calendar's span (LINE_CAL_BUCKETS x 128 ns =
+ * 16,384 ns) is paid in full. Writes by cpus 0 and 16 in turn, all asked
+ * at 0, each fetching the line from the other (60 ns on the probe
+ * machine, as from memory for the first): the k-th completes at 60k ns,
+ * 60k after it asked. From the 274th on (16,440 ns) the queue reaches
+ * past the calendar; the build before this test booked those writes
+ * right but charged their wait from the calendar's oldest bucket, so a
+ * wait never passed the span, and a line at saturation cost its
+ * requesters at most ~16 us however long its queue. A request as old
+ * but on a line that was idle at the calendar's start is no queue: a
+ * write at 20,000 ns and one overlapping it from 19,990 move the
+ * calendar to buckets 30..157, and cpu 16's write asked at 0 finds bucket
+ * 30 (3,840 ns) free, so it takes its 60 ns from cpu 0 there, as one
+ * asked at 3,840.
+ */
+static void test_coherence_queue_past_calendar(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine(PROBE);
+	struct cacheline l;
+
+	cacheline_init(&l);
+	for (unsigned k = 1; k <= 2 * LINE_CAL_BUCKETS * LINE_CAL_NS / 60; k++)
+		assert_int_equal(cacheline_write(m, &l, k % 2 ? 0 : 16, 0), 60 * k);
+	cacheline_init(&l);
+	assert_int_equal(cacheline_write(m, &l, 16, 20000), 60);
+	assert_int_equal(cacheline_write(m, &l, 16, 20000 + 30), 1);
+	assert_int_equal(cacheline_write(m, &l, 0, 19990), 130);
+	assert_int_equal(cacheline_write(m, &l, 16, 0), 60);
+	tu_machine_free(m);
+}
+
 static double metric(const char *name)
 {
 	char key[64];
@@ -1049,6 +1082,7 @@ int main(void)
 		cmocka_unit_test(test_coherence_contention),
 		cmocka_unit_test(test_coherence_out_of_order),
 		cmocka_unit_test(test_coherence_calendar_window),
+		cmocka_unit_test(test_coherence_queue_past_calendar),
 		cmocka_unit_test(test_rq_lock_queue),
 		cmocka_unit_test(test_idle_cpu_lines),
 		cmocka_unit_test(test_polling_idle_needs_no_ipi),

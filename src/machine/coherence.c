@@ -185,21 +185,31 @@ static __attribute__((noinline)) struct line_calendar *calendar(struct cacheline
 /*
  * Book transfer ns at the first free time at or after now; returns when
  * it completes, in ns after now. Buckets past head are empty (head
- * moves up to them); a request older than the calendar is taken as one
- * at its oldest bucket. A transfer that fits before a bucket's span takes
- * that time; else it starts after the span and continues into the next
- * buckets (after their spans, if it cannot end before them).
+ * moves up to them). A request older than the calendar is booked from
+ * its oldest bucket on, as the time before is gone. If the line is
+ * booked without a gap from that bucket's first ns to where the request
+ * finds room, its queue reaches back past the calendar, and the request
+ * waits from when it asked: a queue longer than the span costs its whole
+ * length. If it finds idle time on the way, the line was not queued
+ * through the window, and the request counts as one asked at its oldest
+ * bucket (a CPU that ran behind the others, not a queue). A transfer
+ * that fits before a bucket's span takes that time; else it starts after
+ * the span and continues into the next buckets (after their spans, if it
+ * cannot end before them).
  */
 static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 {
-	u64 b = now / LINE_CAL_NS;
+	u64 b = now / LINE_CAL_NS, asked = now;
+	bool queued = false;	/* older than the calendar, no gap met yet */
 
 	cal_advance(c, b);
 	if (b + LINE_CAL_BUCKETS <= c->head) {
 		b = c->head - LINE_CAL_BUCKETS + 1;
 		now = b * LINE_CAL_NS;
+		queued = true;
 	}
-	u64 off = now - b * LINE_CAL_NS;
+	u64 off = now - b * LINE_CAL_NS, first = b;
+	bool booked = false;	/* part of the transfer has its time */
 
 	for (;; b++, off = 0) {
 		cal_advance(c, b);
@@ -207,12 +217,20 @@ static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 		u64 from;
 
 		if (!s.hi || off + transfer <= s.lo) {
-			/* An empty bucket, or room before its span: the span now starts here. */
+			/*
+			 * An empty bucket, or room before its span: the span now
+			 * starts here. Past the first bucket this is where a queue
+			 * of full buckets ends; in the first, idle time.
+			 */
+			if (b == first)
+				queued = false;
 			from = off;
 			if (!s.hi || from + transfer > s.hi)
 				s.hi = (uint8_t)(from + transfer < LINE_CAL_NS ? from + transfer : LINE_CAL_NS);
 			s.lo = (uint8_t)from;
 		} else {
+			if (!booked && s.lo > off)
+				queued = false;	/* idle before this bucket's span */
 			from = off > s.hi ? off : s.hi;
 			if (from >= LINE_CAL_NS)
 				continue;
@@ -221,9 +239,10 @@ static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 		cal_set(c, b, s.lo, s.hi);
 		u64 take = LINE_CAL_NS - from < transfer ? LINE_CAL_NS - from : transfer;
 
+		booked = true;
 		transfer -= take;
 		if (!transfer)
-			return b * LINE_CAL_NS + from + take - now;
+			return b * LINE_CAL_NS + from + take - (queued ? asked : now);
 	}
 }
 
