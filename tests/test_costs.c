@@ -184,6 +184,19 @@ static void test_coherence_queue_past_calendar(void **state)
 	assert_int_equal(cacheline_write(m, &l, 16, 20000 + 30), 1);
 	assert_int_equal(cacheline_write(m, &l, 0, 19990), 130);
 	assert_int_equal(cacheline_write(m, &l, 16, 0), 60);
+	/*
+	 * Busy at the calendar's start but idle after it (a review's case):
+	 * writes at 12,800 and 12,810 book [12800, 12920), a write at
+	 * 227 x 128 moves the calendar to buckets 100..227; cpu 16's write
+	 * asked at 0 takes the room at 12,920, in bucket 100, before the
+	 * newest booking: no queue reached back to 0, so it pays from 12,800
+	 * (its 120 ns wait and its 60), where charging from 0 would be 12,980.
+	 */
+	cacheline_init(&l);
+	assert_int_equal(cacheline_write(m, &l, 0, 12800), 60);
+	assert_int_equal(cacheline_write(m, &l, 16, 12810), 110);
+	assert_int_equal(cacheline_write(m, &l, 0, 227 * LINE_CAL_NS), 60);
+	assert_int_equal(cacheline_write(m, &l, 16, 0), 180);
 	tu_machine_free(m);
 }
 

@@ -187,12 +187,14 @@ static __attribute__((noinline)) struct line_calendar *calendar(struct cacheline
  * it completes, in ns after now. Buckets past head are empty (head
  * moves up to them). A request older than the calendar is booked from
  * its oldest bucket on, as the time before is gone. If the line is
- * booked without a gap from that bucket's first ns to where the request
- * finds room, its queue reaches back past the calendar, and the request
- * waits from when it asked: a queue longer than the span costs its whole
- * length. If it finds idle time on the way, the line was not queued
- * through the window, and the request counts as one asked at its oldest
- * bucket (a CPU that ran behind the others, not a queue). A transfer
+ * booked without a gap through the whole calendar, from its oldest
+ * bucket's first ns to its newest booking, after which the request finds
+ * room, the line has been saturated for the whole span, its queue is
+ * taken to reach back past the calendar, and the request waits from when
+ * it asked: a queue longer than the span costs its whole length. If the
+ * calendar has idle time, the line was not queued through it, and the
+ * request counts as one asked at its oldest bucket (a CPU that ran
+ * behind the others, not a queue). A transfer
  * that fits before a bucket's span takes that time; else it starts after
  * the span and continues into the next buckets (after their spans, if it
  * cannot end before them).
@@ -208,7 +210,7 @@ static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 		now = b * LINE_CAL_NS;
 		queued = true;
 	}
-	u64 off = now - b * LINE_CAL_NS, first = b;
+	u64 off = now - b * LINE_CAL_NS, first = b, head = c->head;
 	bool booked = false;	/* part of the transfer has its time */
 
 	for (;; b++, off = 0) {
@@ -239,6 +241,9 @@ static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 		cal_set(c, b, s.lo, s.hi);
 		u64 take = LINE_CAL_NS - from < transfer ? LINE_CAL_NS - from : transfer;
 
+		/* Room before the newest booking: the line idled in the window. */
+		if (!booked && b < head)
+			queued = false;
 		booked = true;
 		transfer -= take;
 		if (!transfer)
