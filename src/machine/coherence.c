@@ -194,10 +194,10 @@ static __attribute__((noinline)) struct line_calendar *calendar(struct cacheline
  * it asked: a queue longer than the span costs its whole length. If the
  * calendar has idle time, the line was not queued through it, and the
  * request counts as one asked at its oldest bucket (a CPU that ran
- * behind the others, not a queue). A transfer
- * that fits before a bucket's span takes that time; else it starts after
- * the span and continues into the next buckets (after their spans, if it
- * cannot end before them).
+ * behind the others, not a queue). A transfer that fits before a
+ * bucket's span takes that time; else it starts after the span and
+ * continues into the next buckets (after their spans, if it cannot end
+ * before them).
  */
 static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 {
