@@ -210,7 +210,7 @@ static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 		now = b * LINE_CAL_NS;
 		queued = true;
 	}
-	u64 off = now - b * LINE_CAL_NS, first = b, head = c->head;
+	u64 off = now - b * LINE_CAL_NS, head = c->head;
 	bool booked = false;	/* part of the transfer has its time */
 
 	for (;; b++, off = 0) {
@@ -219,13 +219,7 @@ static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 		u64 from;
 
 		if (!s.hi || off + transfer <= s.lo) {
-			/*
-			 * An empty bucket, or room before its span: the span now
-			 * starts here. Past the first bucket this is where a queue
-			 * of full buckets ends; in the first, idle time.
-			 */
-			if (b == first)
-				queued = false;
+			/* An empty bucket, or room before its span: the span now starts here. */
 			from = off;
 			if (!s.hi || from + transfer > s.hi)
 				s.hi = (uint8_t)(from + transfer < LINE_CAL_NS ? from + transfer : LINE_CAL_NS);
@@ -241,7 +235,10 @@ static u64 cal_book(struct line_calendar *c, u64 transfer, u64 now)
 		cal_set(c, b, s.lo, s.hi);
 		u64 take = LINE_CAL_NS - from < transfer ? LINE_CAL_NS - from : transfer;
 
-		/* Room before the newest booking: the line idled in the window. */
+		/*
+		 * Room before the newest booking (an empty bucket, or room
+		 * before or after a span): the line idled in the window.
+		 */
 		if (!booked && b < head)
 			queued = false;
 		booked = true;
