@@ -90,6 +90,15 @@ static void test_epyc_domains(void **state)
 	assert_int_equal(d.nr_shared, 24);
 	assert_ptr_equal(d.cpu[0].sd_llc_shared, d.cpu[199].sd_llc_shared);
 	assert_ptr_not_equal(d.cpu[0].sd_llc_shared, d.cpu[8].sd_llc_shared);
+	/*
+	 * cpus_share_l2c() of the TTWU_QUEUE_L2C RFC: x86's cluster mask is
+	 * the CPUs of one L2, a Zen 4 core's two threads (0 and 192), though
+	 * no CLS domain is left; CPU 1 is another core of the same L3.
+	 */
+	assert_int_equal(d.cpu[192].sd_l2c_id, 0);
+	assert_true(doms_share_l2c(&d, 0, 192));
+	assert_false(doms_share_l2c(&d, 0, 1));
+	assert_true(doms_share_cache(&d, 0, 1));
 	free_sched_domains(&d);
 	tu_machine_free(m);
 }
@@ -143,6 +152,10 @@ static void test_kunpeng_domains(void **state)
 	assert_false(doms_share_resources(&d, 3, 4));
 	assert_true(doms_share_cache(&d, 3, 4));
 	assert_false(doms_share_cache(&d, 31, 32));
+	/* The L2C RFC's mask on arm64 is the cluster: 4-7 share, 3 does not. */
+	assert_int_equal(d.cpu[6].sd_l2c_id, 4);
+	assert_true(doms_share_l2c(&d, 4, 7));
+	assert_false(doms_share_l2c(&d, 3, 4));
 	free_sched_domains(&d);
 	tu_machine_free(m);
 }
@@ -157,6 +170,9 @@ static void test_small_domains(void **state)
 	assert_int_equal(build_sched_domains(m, &d), 0);
 	expect_domains(&d, 1, one, 1);
 	assert_int_equal(d.cpu[1].sd_llc_size, 2);
+	/* No SMT and no cluster: a CPU's L2 is its own, and the RFC falls back to the LLC. */
+	assert_int_equal(d.cpu[1].sd_l2c_id, 0);
+	assert_true(doms_share_l2c(&d, 0, 1));
 	free_sched_domains(&d);
 	tu_machine_free(m);
 

@@ -456,6 +456,248 @@ static void claims_land(struct sim *sim, struct task_struct *a, struct task_stru
 	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + b_ns);
 }
 
+/* A sleeping task on cpu that may run only there (select_task_rq() is skipped). */
+static struct task_struct *pinned_task(struct sim *sim, int cpu, struct cpumask *only)
+{
+	struct task_struct *p = tu_task(sim, cpu);
+
+	cpumask_clear(only);
+	cpumask_set_cpu(cpu, only);
+	p->cpus_ptr = only;
+	p->nr_cpus_allowed = 1;
+	return p;
+}
+
+/*
+ * ideal-4cpu-scan on v6.4 without wake-up preemption (no IPI to price),
+ * every transfer xfer_ns (a hit 0): the lock tests' machine, in *m.
+ */
+static struct sim *lock_sim(struct machine **m, u64 xfer_ns)
+{
+	*m = tu_machine("tests/data/ideal-4cpu-scan.json");
+	for (int cls = 0; cls < C2C_NR; cls++)
+		(*m)->costs.c2c_ns[cls] = cls == C2C_LOCAL ? 0 : xfer_ns;
+	return tu_sim_kernel(*m, "NO_WAKEUP_PREEMPTION", KV_6_4);
+}
+
+/* cpu, running nothing else of its own kernel work, wakes p at now (ns). */
+static void wake_at(struct sim *sim, struct task_struct *p, int cpu, u64 now)
+{
+	sim->now = now;
+	sim->this_cpu = cpu;
+	sim->kcost_ns = 0;
+	assert_int_equal(try_to_wake_up(sim, p, 0), 1);
+}
+
+/* The end of p's wake-up path: its wake-list entry or locked enqueue. */
+static void enqueue_step(struct sim *sim, struct task_struct *p)
+{
+	evq_cancel(&sim->eng.evq, &p->ev_wake);
+	sim->now = p->ev_wake.time;
+	ttwu_queue_event(sim, p);
+}
+
+/*
+ * A remote wake-up onto a busy CPU of the waker's LLC takes that CPU's
+ * rq lock and enqueues under it (ttwu_queue(), core.c v6.4): the
+ * enqueue's lines are the waker's work, done while it holds the lock.
+ * ideal-4cpu-scan, v6.4, every transfer 10 ns (a hit 0), no wake-up
+ * preemption (so no IPI): CPUs 0, 1 and 2 run a task each; A and B may
+ * run only on CPU 2. CPU 0 wakes A at 1 ms and CPU 1 wakes B at 1 ms +
+ * 30; each path charges ttwu 100, so the enqueues come at 1 ms + 100 and
+ * 1 ms + 130.
+ *  A (waker CPU 0): the lock's line from CPU 2, 10, so the section opens
+ *    at 110. The enqueue's PELT update reads the cfs_rq's removed count
+ *    from CPU 2, 10, and, its clock having crossed 1024-ns periods since
+ *    CPU 2's enqueue, writes the averages' line, 10. nr_running 1 -> 2
+ *    sets the root domain's overload flag: its line read as a hit (each
+ *    CPU read it at its enqueue) and written from CPU 1, the lowest other
+ *    holder, 10. The runqueue's line is ours (0), its cfs line comes from
+ *    CPU 2, 10, and the overutilized check reads the flags line, ours (0).
+ *    50 ns; the section closes at 100 + 50 + ttwu 100 = 250.
+ *  B (waker CPU 1), at 130: spins to 250 (120), the lock's line from
+ *    CPU 0, 10, the section from 260; the removed count from CPU 0, 10
+ *    (no averages' write: the clock is in the same 1024-ns period as at
+ *    A's); no overload write (set); the cfs line from CPU 0, 10; the
+ *    flags line, written by CPU 0 since CPU 1 read it, 10. 160 ns; the
+ *    section closes at 130 + 160 + 100 = 390.
+ * Each waker's CPU pays its enqueue: CPU 0 runs 50 ns of kernel work
+ * from 1 ms + 100, CPU 1 160 ns from 1 ms + 130.
+ */
+static void test_remote_enqueue_under_lock(void **state)
+{
+	(void)state;
+	struct machine *m;
+	struct sim *sim = lock_sim(&m, 10);
+	struct cpumask only;
+	struct task_struct *a = pinned_task(sim, 2, &only), *b = pinned_task(sim, 2, &only);
+
+	tu_busy(sim, 0);
+	tu_busy(sim, 1);
+	tu_busy(sim, 2);
+	wake_at(sim, a, 0, NSEC_PER_MSEC);
+	assert_false(a->wake_via_list);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 100);
+	wake_at(sim, b, 1, NSEC_PER_MSEC + 30);
+	assert_false(b->wake_via_list);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 130);
+	/* Nothing is enqueued, and no lock taken, before the path's end. */
+	assert_int_equal(sim->rq[2].nr_running, 1);
+	assert_int_equal(sim->rq[2].lock_owner, -1);
+
+	enqueue_step(sim, a);
+	assert_int_equal(sim->rq[2].nr_running, 2);
+	assert_int_equal(sim->rq[2].lock_owner, 0);
+	assert_int_equal(sim->rq[2].lock_from, NSEC_PER_MSEC + 110);
+	assert_int_equal(sim->rq[2].lock_until, NSEC_PER_MSEC + 250);
+	assert_int_equal(sim->rq[0].piece_end, NSEC_PER_MSEC + 100 + 50);
+
+	enqueue_step(sim, b);
+	assert_int_equal(sim->rq[2].nr_running, 3);
+	assert_int_equal(sim->met.rq_lock_contended, 1);
+	assert_int_equal(sim->met.rq_lock_wait_ns, 120);
+	assert_int_equal(sim->rq[2].lock_from, NSEC_PER_MSEC + 260);
+	assert_int_equal(sim->rq[2].lock_until, NSEC_PER_MSEC + 390);
+	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 130 + 160);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/* A step that sleeps at once (a read of an empty pipe, say). */
+static void block_step(struct sim *sim, struct task_struct *p, struct step *out)
+{
+	(void)sim;
+	p->__state = TASK_INTERRUPTIBLE;
+	out->kind = STEP_BLOCK;
+}
+
+/*
+ * A task that sleeps is dequeued under its CPU's rq lock (__schedule(),
+ * core.c v6.4: rq_lock(), then deactivate_task()), so a remote waker
+ * spins through the dequeue's lines too. ideal-4cpu-scan, v6.4, every
+ * transfer 10 ns (a hit 0), no wake-up preemption: CPU 2 runs T, CPU 0
+ * runs W. W wakes A (may run only on CPU 2) at 1 ms, and its enqueue at
+ * 1 ms + 100 leaves CPU 2's runqueue line, cfs line and averages' line
+ * written by CPU 0 (test_remote_enqueue_under_lock). CPU 1 wakes B (also
+ * CPU 2's only) at 1 ms + 1915: its enqueue comes at 1 ms + 2015. T
+ * sleeps at 1 ms + 2000: the lock's line from CPU 0, 10, the section from
+ * 2010; the dequeue's PELT update reads the removed count (CPU 2 still
+ * holds it: 0) and, a 1024-ns period on, writes the averages' line from
+ * CPU 0, 10; the runqueue's line is CPU 2's again (0), the cfs line from
+ * CPU 0, 10; the pick of A reads and writes only lines CPU 2 now holds,
+ * and a switch costs 0 here: the section closes at 2030. B's waker
+ * arrives at 2015 and spins 15 ns. Dequeued before the lock, as the
+ * model did until 2026-12-06, the section would open at 2030 and B would
+ * not spin.
+ */
+static void test_sleeper_dequeued_under_lock(void **state)
+{
+	(void)state;
+	struct machine *m;
+	struct sim *sim = lock_sim(&m, 10);
+	struct cpumask only;
+	struct task_struct *a = pinned_task(sim, 2, &only), *b = pinned_task(sim, 2, &only);
+	struct rq *rq2 = &sim->rq[2];
+
+	tu_busy(sim, 0);
+	tu_busy(sim, 1);
+	tu_busy(sim, 2)->step_fn = block_step;
+	wake_at(sim, a, 0, NSEC_PER_MSEC);
+	enqueue_step(sim, a);
+	assert_int_equal(rq2->nr_running, 2);
+
+	wake_at(sim, b, 1, NSEC_PER_MSEC + 1915);
+	assert_false(b->wake_via_list);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 2015);
+
+	sim->now = NSEC_PER_MSEC + 2000;
+	evq_cancel(&sim->eng.evq, &rq2->ev_run);
+	exec_handle_run(sim, 2);
+	assert_ptr_equal(rq2->curr, a);
+	assert_int_equal(rq2->lock_owner, 2);
+	assert_int_equal(rq2->lock_from, NSEC_PER_MSEC + 2010);
+	assert_int_equal(rq2->lock_until, NSEC_PER_MSEC + 2030);
+
+	enqueue_step(sim, b);
+	assert_int_equal(sim->met.rq_lock_contended, 1);
+	assert_int_equal(sim->met.rq_lock_wait_ns, 15);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/*
+ * The tick runs task_tick_fair() under the CPU's rq lock (scheduler_tick(),
+ * core.c v6.4). ideal-4cpu-scan (no transfer costs): CPU 2 runs a task
+ * and W's wake-up of A (CPU 2's only) reaches its enqueue at 1 ms + 100.
+ * A tick on CPU 2 at 1 ms + 60 holds the lock from then until its work
+ * is done, which costs nothing here: the section opens and closes at
+ * 1 ms + 60, and the enqueue at 1 ms + 100 does not wait. The lock's
+ * owner is CPU 2 after the tick and CPU 0 after the enqueue; before
+ * 2026-12-06 the tick took no lock and CPU 2's owner stayed -1.
+ */
+static void test_tick_takes_rq_lock(void **state)
+{
+	(void)state;
+	struct machine *m;
+	struct sim *sim = lock_sim(&m, 0);
+	struct cpumask only;
+	struct task_struct *a = pinned_task(sim, 2, &only);
+	struct rq *rq2 = &sim->rq[2];
+
+	tu_busy(sim, 0);
+	tu_busy(sim, 2);
+	wake_at(sim, a, 0, NSEC_PER_MSEC);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 100);
+	assert_int_equal(rq2->lock_owner, -1);
+	sim->now = NSEC_PER_MSEC + 60;
+	evq_cancel(&sim->eng.evq, &rq2->ev_tick);
+	exec_handle_tick(sim, 2);
+	assert_int_equal(rq2->lock_owner, 2);
+	assert_int_equal(rq2->lock_from, NSEC_PER_MSEC + 60);
+	assert_int_equal(rq2->lock_until, NSEC_PER_MSEC + 60);
+	enqueue_step(sim, a);
+	assert_int_equal(rq2->lock_owner, 0);
+	assert_int_equal(sim->met.rq_lock_contended, 0);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/*
+ * TTWU_QUEUE_L2C (M. Desnoyers' RFC, 2023-08-22): ttwu_queue_cond() takes
+ * the wake list for a busy CPU outside the waker's L2, where mainline
+ * takes it only outside the LLC. ideal-2c2t: CPU 0's L2 is its core's,
+ * CPUs 0 and 1, and CPUs 2 and 3 are the other core's; all four busy. A
+ * wake-up from CPU 0 of a task that may run only on CPU 2 (another core,
+ * the same LLC) is queued on CPU 2's list with the RFC and enqueued under
+ * CPU 2's lock without it; one onto CPU 1 (the same core) takes the lock
+ * either way.
+ */
+static void test_ttwu_queue_l2c(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine("tests/data/ideal-2c2t.json");
+	const char *feat[] = { "default", "TTWU_QUEUE_L2C" };
+	struct cpumask only1, only2;
+
+	for (int f = 0; f < 2; f++) {
+		struct sim *sim = tu_sim_kernel(m, feat[f], KV_6_4);
+		struct task_struct *p = pinned_task(sim, 2, &only2), *q = pinned_task(sim, 1, &only1);
+
+		assert_true(doms_share_l2c(&sim->doms, 0, 1));
+		assert_false(doms_share_l2c(&sim->doms, 0, 2));
+		for (int cpu = 0; cpu < 4; cpu++)
+			tu_busy(sim, cpu);
+		sim->this_cpu = 0;
+		assert_int_equal(try_to_wake_up(sim, p, 0), 1);
+		assert_int_equal(p->wake_via_list, f == 1);
+		sim->this_cpu = 0;
+		assert_int_equal(try_to_wake_up(sim, q, 0), 1);
+		assert_false(q->wake_via_list);
+		tu_sim_free(sim);
+	}
+	tu_machine_free(m);
+}
+
 static void test_wakeups_from_one_cpu_in_turn(void **state)
 {
 	(void)state;
@@ -529,6 +771,10 @@ int main(void)
 		cmocka_unit_test(test_ttwu_schedstats),
 		cmocka_unit_test(test_wake_claims_what_it_read),
 		cmocka_unit_test(test_wakeups_from_one_cpu_in_turn),
+		cmocka_unit_test(test_remote_enqueue_under_lock),
+		cmocka_unit_test(test_sleeper_dequeued_under_lock),
+		cmocka_unit_test(test_tick_takes_rq_lock),
+		cmocka_unit_test(test_ttwu_queue_l2c),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

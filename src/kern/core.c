@@ -330,7 +330,8 @@ static bool ttwu_queue_cond(struct sim *sim, struct task_struct *p, int cpu)
 {
 	if (!cpumask_test_cpu(cpu, p->cpus_ptr))
 		return false;
-	if (!doms_share_cache(&sim->doms, sim->this_cpu, cpu))
+	if (sched_feat(TTWU_QUEUE_L2C) ? !doms_share_l2c(&sim->doms, sim->this_cpu, cpu)
+				       : !doms_share_cache(&sim->doms, sim->this_cpu, cpu))
 		return true;
 	if (cpu == sim->this_cpu || sim->tun->kver == KV_5_12)
 		return false;
@@ -395,6 +396,26 @@ void sched_ttwu_pending(struct sim *sim, struct rq *rq)
 /* EV_WAKE_ENQUEUE: the waker's CPU finished selecting and now enqueues. */
 static void ttwu_check_event(struct sim *sim, struct task_struct *p);
 
+/*
+ * Work the waker's path did after its start (sim->kcost_ns, priced at the
+ * time it is done) is the waker CPU's kernel time, as an interrupt
+ * handler's is its CPU's: it delays the task running there. A CPU that
+ * has since left its task (gone to its new-idle balance or idle) is not
+ * charged: the model's waker has finished its wake-up by then.
+ */
+static void charge_waker(struct sim *sim, int cpu)
+{
+	struct rq *rq;
+
+	if (cpu < 0 || !sim->kcost_ns)
+		return;
+	rq = cpu_rq(sim, cpu);
+	if (rq->mode == CPU_MODE_RUNNING && rq->curr) {
+		cpu_sync(sim, rq);
+		exec_irq_done(sim, rq);
+	}
+}
+
 /* p's waker claimed cpu, or is about to read it again: no longer pending. */
 static void claim_done(struct sim *sim, const struct task_struct *p, int cpu)
 {
@@ -417,10 +438,23 @@ void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 	sim->kcost_ns = 0;
 	if (p->wake_via_list) {
 		ttwu_queue_wakelist(sim, p, cpu);
+		/* Its cost (the llist add, the IPI) was charged at the claim. */
 	} else {
+		/*
+		 * ttwu_queue() (core.c v6.4, v6.12): the waker takes the
+		 * target's lock and runs ttwu_do_activate() under it, the
+		 * enqueue's PELT updates and task-group lines included, so
+		 * the lock is held for that work and the waker pays it, its
+		 * spin on the lock first. The hold after the lines is the
+		 * activation's own work (ttwu_ns, charged at the wake-up's
+		 * start).
+		 */
+		rq_lock(sim, rq);
 		ttwu_do_activate(sim, rq, p, p->wake_flags);
+		rq_unlock(sim, rq, sim->m->costs.ttwu_ns);
+		sim->met.wakeup_path_ns += sim->kcost_ns;
+		charge_waker(sim, p->wake_from_cpu);
 	}
-	/* Costs of this step were charged to the waker at decision time. */
 	sim->kcost_ns = 0;
 	sim->this_cpu = -1;
 }
@@ -728,16 +762,7 @@ static void ttwu_check_event(struct sim *sim, struct task_struct *p)
 	trace_sched_waking(sim, p);
 	ttwu_claim(sim, p, cpu, false, 0);
 charge:
-	/* The path's work past its start is the waker CPU's kernel time, as
-	 * an interrupt handler's is its CPU's. */
-	if (p->wake_from_cpu >= 0 && sim->kcost_ns) {
-		struct rq *rq = cpu_rq(sim, p->wake_from_cpu);
-
-		if (rq->mode == CPU_MODE_RUNNING && rq->curr) {
-			cpu_sync(sim, rq);
-			exec_irq_done(sim, rq);
-		}
-	}
+	charge_waker(sim, p->wake_from_cpu);
 	sim->kcost_ns = 0;
 	sim->this_cpu = -1;
 }
@@ -749,7 +774,6 @@ charge:
  */
 static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_cpu, u64 kcost0)
 {
-	const struct costs *k = &sim->m->costs;
 	int this_cpu = p->wake_from_cpu;
 	int wake_flags = p->wake_flags;
 
@@ -773,12 +797,8 @@ static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_
 		return;
 	}
 	/* Remote: the wake-list entry or the locked enqueue happens once the
-	 * selection work is done; price the remote rq line now. */
-	if (!p->wake_via_list) {
-		/* ttwu_queue(): the enqueue is done under the target's lock. */
-		rq_lock(sim, &sim->rq[cpu]);
-		rq_unlock(sim, &sim->rq[cpu], k->ttwu_ns);
-	} else {
+	 * selection work is done; the locked one is priced then. */
+	if (p->wake_via_list) {
 		/*
 		 * __ttwu_queue_wakelist(): WRITE_ONCE(rq->ttwu_pending, 1). The
 		 * IPI is sent only to a CPU not idling with TIF_POLLING_NRFLAG

@@ -175,6 +175,7 @@ static void task_left_cpu(struct sim *sim, struct task_struct *p, int cpu)
 }
 
 static void do_schedule(struct sim *sim, struct rq *rq);
+static void schedule_out(struct sim *sim, struct rq *rq, struct task_struct *p);
 static void cpu_continue(struct sim *sim, struct rq *rq);
 
 /*
@@ -263,7 +264,7 @@ static void newidle_window_end(struct sim *sim, struct rq *rq)
  * pick_next_entity(), try new-idle balance when nothing is runnable, and switch.
  * Does not run the next task's program: cpu_continue() does.
  */
-static void do_schedule(struct sim *sim, struct rq *rq)
+static void __do_schedule(struct sim *sim, struct rq *rq, struct task_struct *sleeper)
 {
 	struct task_struct *prev = rq->curr, *next;
 	struct sched_entity *se;
@@ -272,6 +273,13 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 	cpu_sync(sim, rq);
 	/* __schedule() holds the rq lock from here to finish_task_switch(). */
 	rq_lock(sim, rq);
+	/*
+	 * A prev that sleeps or exits is dequeued under it (__schedule(),
+	 * core.c v6.4 and v6.12: deactivate_task() after rq_lock()), its
+	 * PELT and task-group lines with it.
+	 */
+	if (sleeper)
+		deactivate_task(sim, rq, sleeper, DEQUEUE_SLEEP);
 	rq->need_resched = false;
 	rq->sched_count++;
 	if (prev) {
@@ -365,6 +373,17 @@ static void do_schedule(struct sim *sim, struct rq *rq)
 	tick_arm(sim, rq);
 }
 
+static void do_schedule(struct sim *sim, struct rq *rq)
+{
+	__do_schedule(sim, rq, NULL);
+}
+
+/* __schedule() for curr p, which blocks or exits: dequeued under the lock. */
+static void schedule_out(struct sim *sim, struct rq *rq, struct task_struct *p)
+{
+	__do_schedule(sim, rq, p);
+}
+
 void task_end_work(struct sim *sim, struct task_struct *p)
 {
 	struct rq *rq = &sim->rq[task_cpu(p)];
@@ -419,17 +438,15 @@ static void run_step(struct sim *sim, struct rq *rq, struct task_struct *p)
 		if (p->kwork_left) {
 			p->blocking = true;
 		} else {
-			deactivate_task(sim, rq, p, DEQUEUE_SLEEP);
-			do_schedule(sim, rq);
+			schedule_out(sim, rq, p);
 			migrate_blocked(sim, p);
 		}
 		break;
 	case STEP_EXIT:
 		p->__state = TASK_DEAD;
 		trace_sched_process_exit(sim, p);
-		deactivate_task(sim, rq, p, DEQUEUE_SLEEP);
 		sim->nr_alive--;
-		do_schedule(sim, rq);
+		schedule_out(sim, rq, p);
 		break;
 	}
 }
@@ -463,8 +480,7 @@ static void cpu_continue(struct sim *sim, struct rq *rq)
 		if (p->blocking) {
 			p->blocking = false;
 			if (p->__state != TASK_RUNNING) {
-				deactivate_task(sim, rq, p, DEQUEUE_SLEEP);
-				do_schedule(sim, rq);
+				schedule_out(sim, rq, p);
 				migrate_blocked(sim, p);
 				continue;
 			}
@@ -532,12 +548,15 @@ void exec_handle_tick(struct sim *sim, int cpu)
 		return;
 	cpu_sync(sim, rq);
 	nohz_balance_exit_idle(sim, rq);
+	/* scheduler_tick() (core.c v6.4, v6.12) runs task_tick_fair() under the rq lock. */
+	rq_lock(sim, rq);
 	entity_tick(sim, rq);
 	update_overutilized_status(sim, rq); /* task_tick_fair() */
 	POLICY_CALL(sim, task_tick, cpu, rq->curr);
 	/* entity_tick()'s update_load_avg(UPDATE_TG) and update_cfs_group() */
 	update_tg_load_avg_if(sim, rq, update_load_avg_se(sim, rq, &rq->curr->se));
 	update_cfs_group(sim);
+	rq_unlock(sim, rq, 0);
 	balance_tick(sim, rq);
 	if (rq->curr)
 		rq->curr->kwork_left += sim->kcost_ns;

@@ -54,6 +54,11 @@
 	 * tg->load_avg" (A. Lu): a cfs_rq adds to tg->load_avg at most once per ms   \
 	 * (kern/tg.c; only with --cgroup). Off in the profiles before v6.7. */       \
 	SCHED_FEAT(TG_LOAD_RATELIMIT, true)                                              \
+	/* Not a kernel switch: LKML 2023-08-22 "sched: ttwu_queue_cond: skip queued     \
+	 * wakeups across different l2 caches" (M. Desnoyers, RFC v3 3/3, not merged):  \
+	 * a remote wake-up takes the target's rq lock only within its L2; elsewhere   \
+	 * it goes through the wake list (ttwu_queue_cond(), kern/core.c). */          \
+	SCHED_FEAT(TTWU_QUEUE_L2C, false)                                                \
 	/* S1 reversed, LKML 2021-03-20 "sched/fair: remove redundant test_idle_cores    \
 	 * for non-smt" (B. Song): read sd_llc_shared->has_idle_cores on every idle      \
 	 * search even without SMT, as v5.12 did. */                                     \

@@ -51,6 +51,12 @@ static inline bool doms_share_cache(const struct sched_domains *d, int a, int b)
 	return a == b || d->cpu[a].sd_llc_id == d->cpu[b].sd_llc_id;
 }
 
+/* The RFC's cpus_share_l2c(): same L2 (or same LLC where the L2 is a CPU's own). */
+static inline bool doms_share_l2c(const struct sched_domains *d, int a, int b)
+{
+	return a == b || d->cpu[a].sd_l2c_id == d->cpu[b].sd_l2c_id;
+}
+
 /* cpus_share_resources(): same cluster, or same LLC without clusters (v6.7+). */
 static inline bool doms_share_resources(const struct sched_domains *d, int a, int b)
 {
