@@ -170,9 +170,14 @@ static void test_small_domains(void **state)
 	assert_int_equal(build_sched_domains(m, &d), 0);
 	expect_domains(&d, 1, one, 1);
 	assert_int_equal(d.cpu[1].sd_llc_size, 2);
-	/* No SMT and no cluster: a CPU's L2 is its own, and the RFC falls back to the LLC. */
-	assert_int_equal(d.cpu[1].sd_l2c_id, 0);
-	assert_true(doms_share_l2c(&d, 0, 1));
+	/*
+	 * No SMT and no cluster: a CPU's L2 is its own, so the RFC's v3
+	 * shares it with no other CPU (its LLC fallback is for
+	 * architectures without a cluster topology; v1 fell back here).
+	 */
+	assert_int_equal(d.cpu[1].sd_l2c_id, 1);
+	assert_false(doms_share_l2c(&d, 0, 1));
+	assert_true(doms_share_cache(&d, 0, 1));
 	free_sched_domains(&d);
 	tu_machine_free(m);
 

@@ -515,8 +515,9 @@ static void enqueue_step(struct sim *sim, struct task_struct *p)
  *    holder, 10. The runqueue's line is ours (0), its cfs line comes from
  *    CPU 2, 10, and the overutilized check reads the flags line, ours (0).
  *    50 ns; the section closes at 100 + 50 + ttwu 100 = 250.
- *  B (waker CPU 1), at 130: spins to 250 (120), the lock's line from
- *    CPU 0, 10, the section from 260; the removed count from CPU 0, 10
+ *  B (waker CPU 1), at 130: spins to 250 (120) and enqueues only then
+ *    (the step comes back at 250): the lock's line from CPU 0, 10, the
+ *    section from 260; the removed count from CPU 0, 10
  *    (no averages' write: the clock is in the same 1024-ns period as at
  *    A's); no overload write (set); the cfs line from CPU 0, 10; the
  *    flags line, written by CPU 0 since CPU 1 read it, 10. 160 ns; the
@@ -553,9 +554,15 @@ static void test_remote_enqueue_under_lock(void **state)
 	assert_int_equal(sim->rq[0].piece_end, NSEC_PER_MSEC + 100 + 50);
 
 	enqueue_step(sim, b);
-	assert_int_equal(sim->rq[2].nr_running, 3);
+	assert_int_equal(sim->rq[2].nr_running, 2);
+	assert_int_equal(sim->rq[2].lock_owner, 0);
 	assert_int_equal(sim->met.rq_lock_contended, 1);
 	assert_int_equal(sim->met.rq_lock_wait_ns, 120);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 250);
+	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 250);
+	enqueue_step(sim, b);
+	assert_int_equal(sim->rq[2].nr_running, 3);
+	assert_int_equal(sim->met.rq_lock_contended, 1);
 	assert_int_equal(sim->rq[2].lock_from, NSEC_PER_MSEC + 260);
 	assert_int_equal(sim->rq[2].lock_until, NSEC_PER_MSEC + 390);
 	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 130 + 160);
@@ -586,7 +593,7 @@ static void block_step(struct sim *sim, struct task_struct *p, struct step *out)
  * CPU 0, 10; the runqueue's line is CPU 2's again (0), the cfs line from
  * CPU 0, 10; the pick of A reads and writes only lines CPU 2 now holds,
  * and a switch costs 0 here: the section closes at 2030. B's waker
- * arrives at 2015 and spins 15 ns. Dequeued before the lock, as the
+ * arrives at 2015, spins 15 ns and enqueues at 2030. Dequeued before the lock, as the
  * model did until 2026-12-06, the section would open at 2030 and B would
  * not spin.
  */
@@ -621,43 +628,53 @@ static void test_sleeper_dequeued_under_lock(void **state)
 	enqueue_step(sim, b);
 	assert_int_equal(sim->met.rq_lock_contended, 1);
 	assert_int_equal(sim->met.rq_lock_wait_ns, 15);
+	assert_int_equal(rq2->nr_running, 1); /* A alone: B enqueues at 2030 */
+	enqueue_step(sim, b);
+	assert_int_equal(rq2->nr_running, 2);
 	tu_sim_free(sim);
 	tu_machine_free(m);
 }
 
 /*
  * The tick runs task_tick_fair() under the CPU's rq lock (scheduler_tick(),
- * core.c v6.4). ideal-4cpu-scan (no transfer costs): CPU 2 runs a task
- * and W's wake-up of A (CPU 2's only) reaches its enqueue at 1 ms + 100.
- * A tick on CPU 2 at 1 ms + 60 holds the lock from then until its work
- * is done, which costs nothing here: the section opens and closes at
- * 1 ms + 60, and the enqueue at 1 ms + 100 does not wait. The lock's
- * owner is CPU 2 after the tick and CPU 0 after the enqueue; before
- * 2026-12-06 the tick took no lock and CPU 2's owner stayed -1.
+ * core.c v6.4). lock_sim() with 10-ns transfers: CPU 2 runs a task since
+ * 0; W on CPU 0 wakes A (CPU 2's only) at 1 ms - 25, so A's enqueue comes
+ * at 1 ms + 75. A tick on CPU 2 at 1 ms + 60 first takes CPU 2 out of
+ * nohz's idle count (the LLC's shared line, never touched: from memory,
+ * 10), then takes the lock at 70 (its line is CPU 2's: 0) and updates
+ * the averages: the removed count is CPU 2's (0), and the averages' line,
+ * never written (its first update, at 0, had no period to close), comes
+ * from memory, 10. The section is [1 ms + 70, 1 ms + 80): A's waker spins
+ * 5 ns and enqueues at 1 ms + 80. Before 2026-12-06 the tick took no lock
+ * and A enqueued at 75.
  */
 static void test_tick_takes_rq_lock(void **state)
 {
 	(void)state;
 	struct machine *m;
-	struct sim *sim = lock_sim(&m, 0);
+	struct sim *sim = lock_sim(&m, 10);
 	struct cpumask only;
 	struct task_struct *a = pinned_task(sim, 2, &only);
 	struct rq *rq2 = &sim->rq[2];
 
 	tu_busy(sim, 0);
 	tu_busy(sim, 2);
-	wake_at(sim, a, 0, NSEC_PER_MSEC);
-	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 100);
+	wake_at(sim, a, 0, NSEC_PER_MSEC - 25);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 75);
 	assert_int_equal(rq2->lock_owner, -1);
 	sim->now = NSEC_PER_MSEC + 60;
 	evq_cancel(&sim->eng.evq, &rq2->ev_tick);
 	exec_handle_tick(sim, 2);
 	assert_int_equal(rq2->lock_owner, 2);
-	assert_int_equal(rq2->lock_from, NSEC_PER_MSEC + 60);
-	assert_int_equal(rq2->lock_until, NSEC_PER_MSEC + 60);
+	assert_int_equal(rq2->lock_from, NSEC_PER_MSEC + 70);
+	assert_int_equal(rq2->lock_until, NSEC_PER_MSEC + 80);
 	enqueue_step(sim, a);
+	assert_int_equal(sim->met.rq_lock_wait_ns, 5);
+	assert_int_equal(rq2->nr_running, 1);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 80);
+	enqueue_step(sim, a);
+	assert_int_equal(rq2->nr_running, 2);
 	assert_int_equal(rq2->lock_owner, 0);
-	assert_int_equal(sim->met.rq_lock_contended, 0);
 	tu_sim_free(sim);
 	tu_machine_free(m);
 }

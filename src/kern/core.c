@@ -447,8 +447,19 @@ void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 		 * the lock is held for that work and the waker pays it, its
 		 * spin on the lock first. The hold after the lines is the
 		 * activation's own work (ttwu_ns, charged at the wake-up's
-		 * start).
+		 * start). A waker that must spin enqueues only once it holds
+		 * the lock: the step comes back then.
 		 */
+		u64 spin = rq_lock_spin(sim, rq);
+
+		if (spin) {
+			sim->met.wakeup_path_ns += spin;
+			charge_waker(sim, p->wake_from_cpu);
+			evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + spin);
+			sim->kcost_ns = 0;
+			sim->this_cpu = -1;
+			return;
+		}
 		rq_lock(sim, rq);
 		ttwu_do_activate(sim, rq, p, p->wake_flags);
 		rq_unlock(sim, rq, sim->m->costs.ttwu_ns);

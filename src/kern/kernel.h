@@ -231,6 +231,13 @@ void rq_dequeued(struct sim *sim, struct rq *rq);
  */
 void rq_lock(struct sim *sim, struct rq *rq);
 /*
+ * The spin alone: if another CPU's critical section on rq is open at the
+ * running context's time, charge and count the wait until it closes and
+ * return it (ns), taking nothing; else 0. For a path that must act only
+ * once it holds the lock (a remote enqueue), to come back when it can.
+ */
+u64 rq_lock_spin(struct sim *sim, struct rq *rq);
+/*
  * raw_spin_rq_unlock(): the critical section ends hold_ns (work done
  * under the lock but charged elsewhere, ns) after the context's current
  * time. Only the holder's unlock counts.

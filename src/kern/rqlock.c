@@ -21,22 +21,28 @@
  */
 #include "kernel.h"
 
+u64 rq_lock_spin(struct sim *sim, struct rq *rq)
+{
+	int cpu = sim->this_cpu;
+	u64 t = sim->now + sim->kcost_ns, wait;
+
+	if (cpu < 0 || rq->lock_owner < 0 || rq->lock_owner == cpu || t < rq->lock_from ||
+	    t >= rq->lock_until)
+		return 0;
+	wait = rq->lock_until - t;
+	charge(sim, wait);
+	sim->met.rq_lock_wait_ns += wait;
+	sim->met.rq_lock_contended++;
+	return wait;
+}
+
 void rq_lock(struct sim *sim, struct rq *rq)
 {
 	int cpu = sim->this_cpu;
 
 	if (cpu < 0)
 		return; /* the workload's clock: no CPU takes the lock */
-	u64 t = sim->now + sim->kcost_ns;
-
-	if (rq->lock_owner >= 0 && rq->lock_owner != cpu && t >= rq->lock_from &&
-	    t < rq->lock_until) {
-		u64 wait = rq->lock_until - t;
-
-		charge(sim, wait);
-		sim->met.rq_lock_wait_ns += wait;
-		sim->met.rq_lock_contended++;
-	}
+	rq_lock_spin(sim, rq);
 	line_write(sim, &rq->line);
 	rq->lock_owner = cpu;
 	rq->lock_from = sim->now + sim->kcost_ns;

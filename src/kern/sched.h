@@ -464,11 +464,8 @@ struct cpu_domains {
 	int sd_llc_size;
 	int sd_llc_id;
 	int sd_share_id;
-	/*
-	 * The L2 a CPU shares (the RFC behind TTWU_QUEUE_L2C): the first CPU
-	 * of topology_cluster_cpumask(), or sd_llc_id where that is the CPU
-	 * alone.
-	 */
+	/* The L2 a CPU shares (the RFC behind TTWU_QUEUE_L2C): the first
+	 * CPU of topology_cluster_cpumask(). */
 	int sd_l2c_id;
 	struct sched_domain_shared *sd_llc_shared;
 	struct sched_domain *sd_numa;

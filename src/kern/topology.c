@@ -474,17 +474,20 @@ int build_sched_domains_for(const struct machine *m, struct sched_domains *d,
 		cd->sd_llc_id = llc ? cpumask_first(&llc->span) : cpu;
 		cd->sd_share_id = cls ? cpumask_first(&cls->span) : cd->sd_llc_id;
 		/*
-		 * M. Desnoyers' "sched: Introduce cpus_share_l2c" (RFC v3, LKML
-		 * 2023-08-22) reads the topology's cluster mask, not the CLS
-		 * domain, which degenerates where it equals SMT (x86's L2 is
-		 * the core's): a mask of one CPU falls back to the LLC.
+		 * M. Desnoyers' "sched: Introduce cpus_share_l2c" (RFC v3 2/3,
+		 * LKML 2023-08-22) reads the topology's cluster mask, not the
+		 * CLS domain, which degenerates where it equals SMT: x86's
+		 * L2-sharing CPUs (a core's threads here, where a cluster
+		 * spans the LLC), arm64's cluster. A CPU alone in it is its
+		 * own group; v3 falls back to the LLC only on architectures
+		 * without a cluster topology, which the model has none of.
 		 */
 		{
 			const struct level_def cls_def = { .name = "CLS", .kind = LVL_CLS };
 			struct cpumask l2c;
 
 			level_mask(m, &cls_def, cpu, &l2c);
-			cd->sd_l2c_id = cpumask_weight(&l2c) > 1 ? cpumask_first(&l2c) : cd->sd_llc_id;
+			cd->sd_l2c_id = cpumask_first(&l2c);
 		}
 		if (llc) {
 			/* One shared object per LLC instance, keyed by its first CPU. */

@@ -51,7 +51,7 @@ static inline bool doms_share_cache(const struct sched_domains *d, int a, int b)
 	return a == b || d->cpu[a].sd_llc_id == d->cpu[b].sd_llc_id;
 }
 
-/* The RFC's cpus_share_l2c(): same L2 (or same LLC where the L2 is a CPU's own). */
+/* The TTWU_QUEUE_L2C RFC's cpus_share_l2c(): the same L2 (topology cluster). */
 static inline bool doms_share_l2c(const struct sched_domains *d, int a, int b)
 {
 	return a == b || d->cpu[a].sd_l2c_id == d->cpu[b].sd_l2c_id;
