@@ -452,19 +452,15 @@ void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 		 */
 		u64 spin = rq_lock_spin(sim, rq);
 
-		if (spin) {
-			sim->met.wakeup_path_ns += spin;
-			charge_waker(sim, p->wake_from_cpu);
-			evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + spin);
-			sim->kcost_ns = 0;
-			sim->this_cpu = -1;
-			return;
+		if (!spin) {
+			rq_lock(sim, rq);
+			ttwu_do_activate(sim, rq, p, p->wake_flags);
+			rq_unlock(sim, rq, sim->m->costs.ttwu_ns);
 		}
-		rq_lock(sim, rq);
-		ttwu_do_activate(sim, rq, p, p->wake_flags);
-		rq_unlock(sim, rq, sim->m->costs.ttwu_ns);
 		sim->met.wakeup_path_ns += sim->kcost_ns;
 		charge_waker(sim, p->wake_from_cpu);
+		if (spin)
+			evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + spin);
 	}
 	sim->kcost_ns = 0;
 	sim->this_cpu = -1;

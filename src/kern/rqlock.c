@@ -5,11 +5,14 @@
  * rq->__lock, the first field of struct rq, on the same cache line as
  * nr_running: taking it is a write of rq->line (coherence.h). Who takes a
  * CPU's lock, in the paths the model has:
- *   - its own CPU in __schedule(), from the pick to finish_task_switch();
+ *   - its own CPU in __schedule(), from its start (a prev that sleeps or
+ *     exits is dequeued under it) to finish_task_switch();
+ *   - its own CPU in scheduler_tick(), for task_tick_fair();
  *   - its own CPU in sched_ttwu_pending(), for the wake-list's enqueues;
  *   - a remote waker in ttwu_queue() when the wake-list is not used
  *     (ttwu_queue_cond() false: TTWU_QUEUE off, or a busy CPU of the same
- *     LLC), for ttwu_do_activate();
+ *     LLC, or of the same L2 with TTWU_QUEUE_L2C), for ttwu_do_activate()
+ *     at the end of its path, once it holds the lock (rq_lock_spin());
  *   - a balancer pulling from it (detach_tasks() under the busiest rq's
  *     lock, attach_tasks() under the puller's own).
  * A context that arrives while another CPU's critical section is open
