@@ -957,8 +957,12 @@ static void test_calib_net_path(void **state)
  * on ideal-2cpu-entry (only syscalls cost, every other step instant, the
  * idle CPU polling), the round trip with every transfer at 1 ns is the
  * baseline, and each transfer on the critical path adds its latency less
- * that 1 ns. So the figure exactly doubles when they go from 101 to 201
- * ns (100 to 200 above the baseline), whatever the number of lines.
+ * that 1 ns. So the figure doubles when they go from 101 to 201 ns (100
+ * to 200 above the baseline), whatever the number of lines: within
+ * 0.05%, because a waker that finds the other CPU inside its locked
+ * section, or a line busy with its transfer, waits for an overlap that
+ * the syscalls' unscaled time shapes too (with the clock's and the
+ * cfs_tasks list's lines, priced since 2026-12-06, 1.06 ns of 6578).
  */
 static void test_calib_model_line_ns(void **state)
 {
@@ -975,7 +979,7 @@ static void test_calib_model_line_ns(void **state)
 		assert_true(at[i] >= 0);
 	}
 	assert_true(at[0] > 0);
-	if (fabs(at[1] - 2 * at[0]) > 1) {
+	if (fabs(at[1] - 2 * at[0]) > 0.0005 * at[1]) {
 		print_error("line transfers: %.3f ns at 101 ns, %.3f at 201\n", at[0], at[1]);
 		fail();
 	}

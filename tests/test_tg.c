@@ -1,7 +1,8 @@
 /*
  * test_tg.c - the task group's tg->load_avg line (kern/tg.c), after
  * update_tg_load_avg(), update_cfs_group() and migrate_task_rq_fair() of
- * kernel/sched/fair.c (v6.4; the rate limit of v6.7). Costs are worked
+ * kernel/sched/fair.c (v6.4; the rate limit of v6.7), and the group's
+ * per-CPU lines at each level (kern/hier.c). Costs are worked
  * out by hand from tests/data/probe-2s.json: a line no CPU holds comes
  * from memory (60 ns), CPUs 0 and 16 are on different sockets (60), a
  * write by the line's sole holder costs 1.
@@ -169,10 +170,79 @@ static void test_tg_migration(void **state)
 	tu_machine_free(m);
 }
 
+/* v6.4 on m with the workload depth levels below the root from sim_init() on. */
+static struct sim *group_sim(const struct machine *m, int depth)
+{
+	struct sim *sim = calloc(1, sizeof(*sim));
+	struct sim_config cfg = { .seed = 1 };
+	char err[512];
+
+	assert_non_null(sim);
+	nr_cpu_ids = m->topo.nr_cpus;
+	sched_features_default_for(&cfg.features, KV_6_4);
+	sched_tunables_default(&cfg.tunables, m->topo.nr_cpus);
+	sched_tunables_kernel(&cfg.tunables, KV_6_4, m->topo.nr_cpus);
+	cfg.tunables.cgroup_depth = (u64)depth;
+	cpumask_setall(&cfg.allowed);
+	assert_int_equal(sim_init(sim, m, &cfg, err, sizeof(err)), 0);
+	return sim;
+}
+
+/*
+ * What fn, run by cpu on CPU 2's runqueue, charged cpu (ns); each call
+ * 10 us after the last, so no line is still busy with a transfer.
+ */
+static u64 levels_by(struct sim *sim, int cpu, void (*fn)(struct sim *, struct rq *))
+{
+	sim->this_cpu = cpu;
+	sim->now += 10 * NSEC_PER_USEC;
+	sim->kcost_ns = 0;
+	fn(sim, cpu_rq(sim, 2));
+	sim->this_cpu = -1;
+	return sim->kcost_ns;
+}
+
+/*
+ * The group levels' per-CPU lines (kern/hier.c), from enqueue_task_fair(),
+ * pick_next_task_fair() and entity_tick() (fair.c v6.4), two levels deep,
+ * on CPU 2's runqueue. CPU 2's first tick writes each level's cfs_rq
+ * counts and averages and its entity's load and averages, 8 lines from
+ * memory: 480; its second tick, their sole holder: 8 x 1. A remote
+ * enqueue from CPU 16 (the other socket) writes each level's five lines:
+ * the 8 from CPU 2 and the entities' runnable_weight lines, never
+ * written, from memory: 10 x 60. CPU 2's pick takes the leaf cfs_rq's two
+ * back from CPU 16: 120. CPU 2's own dequeue holds those two (2 x 1) and
+ * takes the other 8 back: 480 + 2. Run from no CPU, nothing. In the root
+ * group, and for a depth given after sim_init() (tg.c's tests), no line
+ * is priced.
+ */
+static void test_group_levels(void **state)
+{
+	(void)state;
+	struct machine *m = tu_machine(PROBE);
+	struct sim *sim = group_sim(m, 2);
+
+	assert_int_equal(levels_by(sim, 2, group_lines_tick), 480);
+	assert_int_equal(levels_by(sim, 2, group_lines_tick), 8);
+	assert_int_equal(levels_by(sim, 16, group_lines_enqueue), 600);
+	assert_int_equal(levels_by(sim, 2, group_lines_pick), 120);
+	assert_int_equal(levels_by(sim, 2, group_lines_enqueue), 482);
+	assert_int_equal(levels_by(sim, -1, group_lines_enqueue), 0);
+	tu_sim_free(sim);
+
+	sim = group_sim(m, 0);
+	assert_int_equal(levels_by(sim, 16, group_lines_enqueue), 0);
+	sim->cfg.tunables.cgroup_depth = 1;
+	assert_int_equal(levels_by(sim, 16, group_lines_tick), 0);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tg_write_rule),
+		cmocka_unit_test(test_group_levels),
 		cmocka_unit_test(test_tg_ratelimit),
 		cmocka_unit_test(test_tg_migration),
 	};

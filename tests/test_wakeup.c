@@ -507,23 +507,27 @@ static void enqueue_step(struct sim *sim, struct task_struct *p)
  * 30; each path charges ttwu 100, so the enqueues come at 1 ms + 100 and
  * 1 ms + 130.
  *  A (waker CPU 0): the lock's line from CPU 2, 10, so the section opens
- *    at 110. The enqueue's PELT update reads the cfs_rq's removed count
- *    from CPU 2, 10, and, its clock having crossed 1024-ns periods since
- *    CPU 2's enqueue, writes the averages' line, 10. nr_running 1 -> 2
- *    sets the root domain's overload flag: its line read as a hit (each
- *    CPU read it at its enqueue) and written from CPU 1, the lowest other
- *    holder, 10. The runqueue's line is ours (0), its cfs line comes from
- *    CPU 2, 10, and the overutilized check reads the flags line, ours (0).
- *    50 ns; the section closes at 100 + 50 + ttwu 100 = 250.
- *  B (waker CPU 1), at 130: spins to 250 (120) and enqueues only then
- *    (the step comes back at 250): the lock's line from CPU 0, 10, the
- *    section from 260; the removed count from CPU 0, 10
- *    (no averages' write: the clock is in the same 1024-ns period as at
- *    A's); no overload write (set); the cfs line from CPU 0, 10; the
- *    flags line, written by CPU 0 since CPU 1 read it, 10. 160 ns; the
- *    section closes at 130 + 160 + 100 = 390.
- * Each waker's CPU pays its enqueue: CPU 0 runs 50 ns of kernel work
- * from 1 ms + 100, CPU 1 160 ns from 1 ms + 130.
+ *    at 110. update_rq_clock() writes the clock's two lines, never
+ *    written (tu_busy() starts a task without a __schedule()): from
+ *    memory, 10 each. The enqueue's PELT update reads the cfs_rq's
+ *    removed count from CPU 2, 10, and, its clock having crossed 1024-ns
+ *    periods since CPU 2's enqueue, writes the averages' line, 10.
+ *    nr_running 1 -> 2 sets the root domain's overload flag: its line
+ *    read as a hit (each CPU read it at its enqueue) and written from
+ *    CPU 1, the lowest other holder, 10. The runqueue's line is ours
+ *    (0); its cfs line and the cfs_tasks list's line come from CPU 2, 10
+ *    each; the overutilized check reads the flags line, ours (0). 80 ns;
+ *    the section closes at 100 + 80 + ttwu 100 = 280.
+ *  B (waker CPU 1), at 130: spins to 280 (150) and enqueues only then
+ *    (the step comes back at 280): the lock's line from CPU 0, 10, the
+ *    section from 290; the clock's two lines from CPU 0, 20; the removed
+ *    count from CPU 0, 10 (no averages' write: the clock is in the same
+ *    1024-ns period as at A's); no overload write (set); the cfs and
+ *    cfs_tasks lines from CPU 0, 20; the flags line, written by CPU 0
+ *    since CPU 1 read it, 10. 220 ns; the section closes at 130 + 220 +
+ *    100 = 450.
+ * Each waker's CPU pays its enqueue: CPU 0 runs 80 ns of kernel work
+ * from 1 ms + 100, CPU 1 220 ns from 1 ms + 130.
  */
 static void test_remote_enqueue_under_lock(void **state)
 {
@@ -550,22 +554,22 @@ static void test_remote_enqueue_under_lock(void **state)
 	assert_int_equal(sim->rq[2].nr_running, 2);
 	assert_int_equal(sim->rq[2].lock_owner, 0);
 	assert_int_equal(sim->rq[2].lock_from, NSEC_PER_MSEC + 110);
-	assert_int_equal(sim->rq[2].lock_until, NSEC_PER_MSEC + 250);
-	assert_int_equal(sim->rq[0].piece_end, NSEC_PER_MSEC + 100 + 50);
+	assert_int_equal(sim->rq[2].lock_until, NSEC_PER_MSEC + 280);
+	assert_int_equal(sim->rq[0].piece_end, NSEC_PER_MSEC + 100 + 80);
 
 	enqueue_step(sim, b);
 	assert_int_equal(sim->rq[2].nr_running, 2);
 	assert_int_equal(sim->rq[2].lock_owner, 0);
 	assert_int_equal(sim->met.rq_lock_contended, 1);
-	assert_int_equal(sim->met.rq_lock_wait_ns, 120);
-	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 250);
-	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 250);
+	assert_int_equal(sim->met.rq_lock_wait_ns, 150);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 280);
+	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 280);
 	enqueue_step(sim, b);
 	assert_int_equal(sim->rq[2].nr_running, 3);
 	assert_int_equal(sim->met.rq_lock_contended, 1);
-	assert_int_equal(sim->rq[2].lock_from, NSEC_PER_MSEC + 260);
-	assert_int_equal(sim->rq[2].lock_until, NSEC_PER_MSEC + 390);
-	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 130 + 160);
+	assert_int_equal(sim->rq[2].lock_from, NSEC_PER_MSEC + 290);
+	assert_int_equal(sim->rq[2].lock_until, NSEC_PER_MSEC + 450);
+	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 130 + 220);
 	tu_sim_free(sim);
 	tu_machine_free(m);
 }
@@ -584,18 +588,20 @@ static void block_step(struct sim *sim, struct task_struct *p, struct step *out)
  * spins through the dequeue's lines too. ideal-4cpu-scan, v6.4, every
  * transfer 10 ns (a hit 0), no wake-up preemption: CPU 2 runs T, CPU 0
  * runs W. W wakes A (may run only on CPU 2) at 1 ms, and its enqueue at
- * 1 ms + 100 leaves CPU 2's runqueue line, cfs line and averages' line
- * written by CPU 0 (test_remote_enqueue_under_lock). CPU 1 wakes B (also
- * CPU 2's only) at 1 ms + 1915: its enqueue comes at 1 ms + 2015. T
- * sleeps at 1 ms + 2000: the lock's line from CPU 0, 10, the section from
- * 2010; the dequeue's PELT update reads the removed count (CPU 2 still
- * holds it: 0) and, a 1024-ns period on, writes the averages' line from
- * CPU 0, 10; the runqueue's line is CPU 2's again (0), the cfs line from
- * CPU 0, 10; the pick of A reads and writes only lines CPU 2 now holds,
- * and a switch costs 0 here: the section closes at 2030. B's waker
- * arrives at 2015, spins 15 ns and enqueues at 2030. Dequeued before the lock, as the
- * model did until 2026-12-06, the section would open at 2030 and B would
- * not spin.
+ * 1 ms + 100 leaves CPU 2's runqueue line, clock lines, cfs line,
+ * cfs_tasks line and averages' line written by CPU 0
+ * (test_remote_enqueue_under_lock). CPU 1 wakes B (also CPU 2's only) at
+ * 1 ms + 1915: its enqueue comes at 1 ms + 2015. T sleeps at 1 ms + 2000:
+ * the lock's line from CPU 0, 10, the section from 2010; the clock's two
+ * lines from CPU 0, 20; the dequeue's PELT update reads the removed count
+ * (CPU 2 still holds it: 0) and, a 1024-ns period on, writes the
+ * averages' line from CPU 0, 10; the runqueue's line is CPU 2's again
+ * (0), the cfs and cfs_tasks lines from CPU 0, 20; the pick of A reads
+ * and writes only lines CPU 2 now holds, and a switch costs 0 here: the
+ * section closes at 2060. B's waker arrives at 2015, spins 45 ns and
+ * enqueues at 2060. Dequeued before the lock, as the model did until
+ * 2026-12-06, the dequeue's 30 ns would come first, the section would
+ * open at 2040, and B would not spin.
  */
 static void test_sleeper_dequeued_under_lock(void **state)
 {
@@ -623,12 +629,12 @@ static void test_sleeper_dequeued_under_lock(void **state)
 	assert_ptr_equal(rq2->curr, a);
 	assert_int_equal(rq2->lock_owner, 2);
 	assert_int_equal(rq2->lock_from, NSEC_PER_MSEC + 2010);
-	assert_int_equal(rq2->lock_until, NSEC_PER_MSEC + 2030);
+	assert_int_equal(rq2->lock_until, NSEC_PER_MSEC + 2060);
 
 	enqueue_step(sim, b);
 	assert_int_equal(sim->met.rq_lock_contended, 1);
-	assert_int_equal(sim->met.rq_lock_wait_ns, 15);
-	assert_int_equal(rq2->nr_running, 1); /* A alone: B enqueues at 2030 */
+	assert_int_equal(sim->met.rq_lock_wait_ns, 45);
+	assert_int_equal(rq2->nr_running, 1); /* A alone: B enqueues at 2060 */
 	enqueue_step(sim, b);
 	assert_int_equal(rq2->nr_running, 2);
 	tu_sim_free(sim);
@@ -641,12 +647,14 @@ static void test_sleeper_dequeued_under_lock(void **state)
  * 0; W on CPU 0 wakes A (CPU 2's only) at 1 ms - 25, so A's enqueue comes
  * at 1 ms + 75. A tick on CPU 2 at 1 ms + 60 first takes CPU 2 out of
  * nohz's idle count (the LLC's shared line, never touched: from memory,
- * 10), then takes the lock at 70 (its line is CPU 2's: 0) and updates
- * the averages: the removed count is CPU 2's (0), and the averages' line,
- * never written (its first update, at 0, had no period to close), comes
- * from memory, 10. The section is [1 ms + 70, 1 ms + 80): A's waker spins
- * 5 ns and enqueues at 1 ms + 80. Before 2026-12-06 the tick took no lock
- * and A enqueued at 75.
+ * 10), then takes the lock at 70 (its line is CPU 2's: 0), updates the
+ * clock (its two lines never written: tu_busy() starts the task without
+ * a __schedule(); from memory, 10 each) and the averages: the removed
+ * count is CPU 2's (0), and the averages' line, never written (its first
+ * update, at 0, had no period to close), comes from memory, 10. The
+ * section is [1 ms + 70, 1 ms + 100): A's waker spins 25 ns and enqueues
+ * at 1 ms + 100. Before 2026-12-06 the tick took no lock and A enqueued
+ * at 75.
  */
 static void test_tick_takes_rq_lock(void **state)
 {
@@ -667,11 +675,11 @@ static void test_tick_takes_rq_lock(void **state)
 	exec_handle_tick(sim, 2);
 	assert_int_equal(rq2->lock_owner, 2);
 	assert_int_equal(rq2->lock_from, NSEC_PER_MSEC + 70);
-	assert_int_equal(rq2->lock_until, NSEC_PER_MSEC + 80);
+	assert_int_equal(rq2->lock_until, NSEC_PER_MSEC + 100);
 	enqueue_step(sim, a);
-	assert_int_equal(sim->met.rq_lock_wait_ns, 5);
+	assert_int_equal(sim->met.rq_lock_wait_ns, 25);
 	assert_int_equal(rq2->nr_running, 1);
-	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 80);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 100);
 	enqueue_step(sim, a);
 	assert_int_equal(rq2->nr_running, 2);
 	assert_int_equal(rq2->lock_owner, 0);

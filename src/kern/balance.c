@@ -503,6 +503,7 @@ static int move_tasks(struct sim *sim, struct lb_env *env, int src_cpu)
 	/* detach_tasks() runs under the busiest rq's lock, attach_tasks()
 	 * under the puller's (sched_balance_rq(), v6.12). */
 	rq_lock(sim, src);
+	update_rq_clock(sim, src);
 	while (loop++ < loop_max) {
 		struct sched_entity *best = NULL;
 
@@ -551,6 +552,7 @@ static int move_tasks(struct sim *sim, struct lb_env *env, int src_cpu)
 	rq_unlock(sim, src, 0);
 	if (moved) {
 		rq_lock(sim, dst);
+		update_rq_clock(sim, dst);
 		rq_unlock(sim, dst, 0);
 	}
 	return moved;

@@ -145,13 +145,18 @@ void set_task_cpu(struct sim *sim, struct task_struct *p, int new_cpu)
 	POLICY_CALL(sim, migrate_task, p, old, new_cpu);
 }
 
-/* nr_running changed, and with it the cfs_rq's counts. */
+/*
+ * nr_running changed, and with it the cfs_rq's counts, the cfs_tasks
+ * list and the group levels' lines between (kern/hier.c).
+ */
 static void rq_line_write(struct sim *sim, struct rq *rq)
 {
 	if (sim->this_cpu < 0)
 		return;
 	line_write(sim, &rq->line);
 	line_write(sim, &rq->cfs_line);
+	line_write(sim, &rq->tasks_line);
+	group_lines_enqueue(sim, rq);
 }
 
 void activate_task(struct sim *sim, struct rq *rq, struct task_struct *p, int flags)
@@ -376,6 +381,7 @@ void sched_ttwu_pending(struct sim *sim, struct rq *rq)
 	u64 hold = 0;
 
 	rq_lock(sim, rq);
+	update_rq_clock(sim, rq);
 	rq->wake_list = NULL;
 	while (p) {
 		struct task_struct *next = p->wake_entry;
@@ -454,6 +460,7 @@ void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 
 		if (!spin) {
 			rq_lock(sim, rq);
+			update_rq_clock(sim, rq);
 			ttwu_do_activate(sim, rq, p, p->wake_flags);
 			rq_unlock(sim, rq, sim->m->costs.ttwu_ns);
 		}
@@ -601,6 +608,7 @@ int try_to_wake_up(struct sim *sim, struct task_struct *p, int wake_flags)
 
 			/* __task_rq_lock(): the requeue is done under p's rq lock. */
 			rq_lock(sim, rq);
+			update_rq_clock(sim, rq);
 			rq_unlock(sim, rq, k->ttwu_ns);
 			requeue_delayed_entity(sim, rq, &p->se);
 			sim->met.wakeups++;

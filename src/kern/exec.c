@@ -273,6 +273,7 @@ static void __do_schedule(struct sim *sim, struct rq *rq, struct task_struct *sl
 	cpu_sync(sim, rq);
 	/* __schedule() holds the rq lock from here to finish_task_switch(). */
 	rq_lock(sim, rq);
+	update_rq_clock(sim, rq);
 	/*
 	 * A prev that sleeps or exits is dequeued under it (__schedule(),
 	 * core.c v6.4 and v6.12: deactivate_task() after rq_lock()), its
@@ -325,6 +326,14 @@ static void __do_schedule(struct sim *sim, struct rq *rq, struct task_struct *sl
 		return;
 	}
 	next = task_of(se);
+	/*
+	 * pick_next_task_fair(), under the lock: list_move() of next to the
+	 * front of cfs_tasks; for a switch, put_prev_entity() and
+	 * set_next_entity() on the leaf cfs_rq (kern/hier.c).
+	 */
+	line_write(sim, &rq->tasks_line);
+	if (next != prev)
+		group_lines_pick(sim, rq);
 	rq_unlock(sim, rq, next != prev ? sim->m->costs.context_switch_ns : 0);
 	/* A preempted prev waits on the rq from now (sched_info_enqueue()). */
 	if (prev && prev != next && prev->se.on_rq && !prev->se.sched_delayed)
@@ -550,12 +559,14 @@ void exec_handle_tick(struct sim *sim, int cpu)
 	nohz_balance_exit_idle(sim, rq);
 	/* scheduler_tick() (core.c v6.4, v6.12) runs task_tick_fair() under the rq lock. */
 	rq_lock(sim, rq);
+	update_rq_clock(sim, rq);
 	entity_tick(sim, rq);
 	update_overutilized_status(sim, rq); /* task_tick_fair() */
 	POLICY_CALL(sim, task_tick, cpu, rq->curr);
 	/* entity_tick()'s update_load_avg(UPDATE_TG) and update_cfs_group() */
 	update_tg_load_avg_if(sim, rq, update_load_avg_se(sim, rq, &rq->curr->se));
 	update_cfs_group(sim);
+	group_lines_tick(sim, rq);
 	rq_unlock(sim, rq, 0);
 	balance_tick(sim, rq);
 	if (rq->curr)

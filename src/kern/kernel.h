@@ -243,6 +243,16 @@ u64 rq_lock_spin(struct sim *sim, struct rq *rq);
  * time. Only the holder's unlock counts.
  */
 void rq_unlock(struct sim *sim, struct rq *rq, u64 hold_ns);
+
+/*
+ * update_rq_clock() (core.c, v5.12 to v6.12), right after rq_lock() on
+ * every path above but __schedule()'s relock after a new-idle balance:
+ * it writes rq->clock (with clock_update_flags) and, in
+ * update_rq_clock_task(), clock_task and clock_pelt, the next line
+ * (rq->clock_line, rq->clock_task_line), charged to sim->this_cpu. The
+ * clock's value is kept by rq_clock_task() (kern/irqtime.c).
+ */
+void update_rq_clock(struct sim *sim, struct rq *rq);
 /* dequeue_entity(): save lag (update_entity_lag()), unqueue, util_est_update() on sleep. */
 void dequeue_entity(struct sim *sim, struct rq *rq, struct sched_entity *se, int flags);
 /* update_curr(): account curr's runtime; true if its deadline passed. */
@@ -413,6 +423,19 @@ static inline void update_cfs_group(struct sim *sim)
 	if (sim->tun->cgroup_depth)
 		__update_cfs_group(sim);
 }
+/*
+ * The group hierarchy's per-CPU lines (kern/hier.c): group_lines_alloc()
+ * makes them at sim_init() (-1: out of memory); enqueue_task_fair() and
+ * dequeue_task_fair() write five at each level (group_lines_enqueue()),
+ * pick_next_task_fair() the leaf cfs_rq's two (group_lines_pick()),
+ * entity_tick() four at each level (group_lines_tick()). Charged to
+ * sim->this_cpu; nothing with no group or no CPU.
+ */
+int group_lines_alloc(struct sim *sim);
+void group_lines_enqueue(struct sim *sim, struct rq *rq);
+void group_lines_pick(struct sim *sim, struct rq *rq);
+void group_lines_tick(struct sim *sim, struct rq *rq);
+
 /* update_blocked_averages() of rq's CPU (balancing): decay, then update_tg_load_avg(). */
 void update_blocked_averages(struct sim *sim, struct rq *rq);
 /* cpu_load(): the root cfs_rq's load_avg (weight units, 1024 per busy nice-0 task). */

@@ -3,8 +3,10 @@
  *
  * raw_spin_rq_lock() (kernel/sched/core.c, v6.4 and v6.12) takes
  * rq->__lock, the first field of struct rq, on the same cache line as
- * nr_running: taking it is a write of rq->line (coherence.h). Who takes a
- * CPU's lock, in the paths the model has:
+ * nr_running: taking it is a write of rq->line (coherence.h), and each
+ * path below then calls update_rq_clock(), which writes the clock's two
+ * lines (but __schedule() after a new-idle balance relocks without it).
+ * Who takes a CPU's lock, in the paths the model has:
  *   - its own CPU in __schedule(), from its start (a prev that sleeps or
  *     exits is dequeued under it) to finish_task_switch();
  *   - its own CPU in scheduler_tick(), for task_tick_fair();
@@ -50,6 +52,14 @@ void rq_lock(struct sim *sim, struct rq *rq)
 	rq->lock_owner = cpu;
 	rq->lock_from = sim->now + sim->kcost_ns;
 	rq->lock_until = rq->lock_from;
+}
+
+void update_rq_clock(struct sim *sim, struct rq *rq)
+{
+	if (sim->this_cpu < 0)
+		return;
+	line_write(sim, &rq->clock_line);
+	line_write(sim, &rq->clock_task_line);
 }
 
 void rq_unlock(struct sim *sim, struct rq *rq, u64 hold_ns)

@@ -383,7 +383,14 @@ struct rq {
 	 * min_vruntime); avg_line the tasks' cfs_rq's struct sched_avg
 	 * (____cacheline_aligned: last_update_time and the averages) and
 	 * removed_line its removed load (its lock ____cacheline_aligned):
-	 * kern/migrate.c. Last in wakesim's struct: each holds a mask of up
+	 * kern/migrate.c. clock_line holds rq->clock (with
+	 * clock_update_flags) and clock_task_line the ____cacheline_aligned
+	 * clock_task and clock_pelt, both written by the update_rq_clock()
+	 * that follows each rq_lock() of the model's paths (kern/rqlock.c);
+	 * tasks_line the cfs_tasks list head, written by each enqueue and
+	 * dequeue (account_entity_enqueue()'s list_add(), _dequeue()'s
+	 * list_del_init()) and each pick (pick_next_task_fair()'s list_move()
+	 * to its front). Last in wakesim's struct: each holds a mask of up
 	 * to 8192 CPUs.
 	 */
 	struct cacheline line;
@@ -392,6 +399,9 @@ struct rq {
 	struct cacheline cfs_line;
 	struct cacheline avg_line;
 	struct cacheline removed_line;
+	struct cacheline clock_line;
+	struct cacheline clock_task_line;
+	struct cacheline tasks_line;
 };
 
 /* ---- sched domains (kern/topology.c) ---- */

@@ -96,6 +96,11 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 	}
 	for (int d = 0; d < TG_MAX_DEPTH; d++)
 		cacheline_init(&sim->tg_load_line[d]);
+	if (group_lines_alloc(sim)) {
+		snprintf(err, errlen, "out of memory");
+		sim_free(sim);
+		return -1;
+	}
 	int deepest_state = menu_deepest_state(m, cfg->tunables.cpu_latency_qos_ns);
 	bool poll_boot = m->nr_idle_states > 0 && m->idle[deepest_state].polling;
 
@@ -141,6 +146,9 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		cacheline_init(&rq->cfs_line);
 		cacheline_init(&rq->avg_line);
 		cacheline_init(&rq->removed_line);
+		cacheline_init(&rq->clock_line);
+		cacheline_init(&rq->clock_task_line);
+		cacheline_init(&rq->tasks_line);
 		rq->lock_owner = -1;
 		rq->claim_from = -1;
 		event_init(&rq->ev_run, EV_CPU_RUN, cpu, NULL);
@@ -219,6 +227,7 @@ void sim_free(struct sim *sim)
 	free(sim->rq);
 	free(sim->idle_tasks);
 	free(sim->core_bytes_in);
+	free(sim->grp_lines);
 	free(sim->llc_bytes_in);
 	free_sched_domains(&sim->doms);
 	if (sim->wl && sim->wl->ops->free)

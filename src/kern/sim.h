@@ -150,6 +150,9 @@ struct sim {
 	struct wc_checker *wc;		/* kern/wc.c, during sim_run() */
 	/* tg->load_avg of each task group from the root's child down (kern/tg.c). */
 	struct cacheline tg_load_line[TG_MAX_DEPTH];
+	/* Each CPU's group cfs_rq and entity lines per level (kern/hier.c), or NULL. */
+	struct cacheline *grp_lines;
+	int grp_depth;			/* their levels: cgroup_depth at sim_init() */
 	/*
 	 * Bytes put through each core's L2 ([nr_cores]) and each LLC
 	 * ([nr_llcs]) so far: messages written or pulled in, working sets of
