@@ -377,8 +377,9 @@ struct rq {
 	 * (kernel/sched/sched.h, v6.12 layout): line holds __lock and
 	 * nr_running; pend_line the next one, ttwu_pending beside
 	 * nr_switches and nohz_csd; curr_line
-	 * curr and idle (rq->clock, which update_rq_clock() writes and may
-	 * share it, is not modelled); cfs_line the cfs_rq's counts
+	 * curr and idle (rq->clock, a few fields on, may share their line:
+	 * it is priced as clock_line, a line of its own); cfs_line the
+	 * cfs_rq's counts
 	 * (nr_running, h_nr_running, idle_h_nr_running, and on CFS
 	 * min_vruntime); avg_line the tasks' cfs_rq's struct sched_avg
 	 * (____cacheline_aligned: last_update_time and the averages) and
