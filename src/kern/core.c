@@ -392,8 +392,11 @@ void sched_ttwu_pending(struct sim *sim, struct rq *rq)
 		hold += sim->m->costs.ttwu_ns;
 		p = next;
 	}
+	/*
+	 * Each ttwu_do_activate() wrote the runqueue's, the list's and the
+	 * group levels' lines; only ttwu_pending's is left to clear.
+	 */
 	rq->ttwu_pending = 0;
-	rq_line_write(sim, rq);
 	line_write(sim, &rq->pend_line);
 	/* Each ttwu_do_activate() under the lock costs as a local wake-up's. */
 	rq_unlock(sim, rq, hold);
