@@ -1016,11 +1016,11 @@ static void test_rq_lock_queue(void **state)
 
 	assert_int_equal(lock_at(sim, rq0, 0, 1000), 60);
 	rq_unlock(sim, rq0, 600);
-	assert_int_equal(rq0->lock_until, 1660);
+	assert_int_equal(rq0->lock.until, 1660);
 	assert_int_equal(lock_at(sim, rq0, 2, 1100), 580);
 	assert_int_equal(sim->met.rq_lock_wait_ns, 560);
 	rq_unlock(sim, rq0, 250);
-	assert_int_equal(rq0->lock_until, 1930);
+	assert_int_equal(rq0->lock.until, 1930);
 	assert_int_equal(lock_at(sim, rq0, 0, 1700), 250);
 	rq_unlock(sim, rq0, 0);
 	assert_int_equal(lock_at(sim, rq0, 16, 3000), 60);
@@ -1031,12 +1031,12 @@ static void test_rq_lock_queue(void **state)
 	rq_unlock(sim, rq0, 100);
 	sim->this_cpu = 1;
 	rq_unlock(sim, rq0, 5000);
-	assert_int_equal(rq0->lock_until, 3000 + 60 + 100);
+	assert_int_equal(rq0->lock.until, 3000 + 60 + 100);
 	sim->this_cpu = -1;
 	sim->kcost_ns = 0;
 	rq_lock(sim, rq0);
 	assert_int_equal(sim->kcost_ns, 0);
-	assert_int_equal(rq0->lock_owner, 16);
+	assert_int_equal(rq0->lock.owner, 16);
 	tu_sim_free(sim);
 	tu_machine_free(m);
 }

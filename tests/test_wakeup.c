@@ -456,30 +456,6 @@ static void claims_land(struct sim *sim, struct task_struct *a, struct task_stru
 	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + b_ns);
 }
 
-/* A sleeping task on cpu that may run only there (select_task_rq() is skipped). */
-static struct task_struct *pinned_task(struct sim *sim, int cpu, struct cpumask *only)
-{
-	struct task_struct *p = tu_task(sim, cpu);
-
-	cpumask_clear(only);
-	cpumask_set_cpu(cpu, only);
-	p->cpus_ptr = only;
-	p->nr_cpus_allowed = 1;
-	return p;
-}
-
-/*
- * ideal-4cpu-scan on v6.4 without wake-up preemption (no IPI to price),
- * every transfer xfer_ns (a hit 0): the lock tests' machine, in *m.
- */
-static struct sim *lock_sim(struct machine **m, u64 xfer_ns)
-{
-	*m = tu_machine("tests/data/ideal-4cpu-scan.json");
-	for (int cls = 0; cls < C2C_NR; cls++)
-		(*m)->costs.c2c_ns[cls] = cls == C2C_LOCAL ? 0 : xfer_ns;
-	return tu_sim_kernel(*m, "NO_WAKEUP_PREEMPTION", KV_6_4);
-}
-
 /* cpu, running nothing else of its own kernel work, wakes p at now (ns). */
 static void wake_at(struct sim *sim, struct task_struct *p, int cpu, u64 now)
 {
@@ -487,14 +463,6 @@ static void wake_at(struct sim *sim, struct task_struct *p, int cpu, u64 now)
 	sim->this_cpu = cpu;
 	sim->kcost_ns = 0;
 	assert_int_equal(try_to_wake_up(sim, p, 0), 1);
-}
-
-/* The end of p's wake-up path: its wake-list entry or locked enqueue. */
-static void enqueue_step(struct sim *sim, struct task_struct *p)
-{
-	evq_cancel(&sim->eng.evq, &p->ev_wake);
-	sim->now = p->ev_wake.time;
-	ttwu_queue_event(sim, p);
 }
 
 /*
@@ -533,9 +501,9 @@ static void test_remote_enqueue_under_lock(void **state)
 {
 	(void)state;
 	struct machine *m;
-	struct sim *sim = lock_sim(&m, 10);
+	struct sim *sim = tu_lock_sim(&m, 10, KV_6_4);
 	struct cpumask only;
-	struct task_struct *a = pinned_task(sim, 2, &only), *b = pinned_task(sim, 2, &only);
+	struct task_struct *a = tu_pinned_task(sim, 2, &only), *b = tu_pinned_task(sim, 2, &only);
 
 	tu_busy(sim, 0);
 	tu_busy(sim, 1);
@@ -548,27 +516,27 @@ static void test_remote_enqueue_under_lock(void **state)
 	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 130);
 	/* Nothing is enqueued, and no lock taken, before the path's end. */
 	assert_int_equal(sim->rq[2].nr_running, 1);
-	assert_int_equal(sim->rq[2].lock_owner, -1);
+	assert_int_equal(sim->rq[2].lock.owner, -1);
 
-	enqueue_step(sim, a);
+	tu_wake_end(sim, a);
 	assert_int_equal(sim->rq[2].nr_running, 2);
-	assert_int_equal(sim->rq[2].lock_owner, 0);
-	assert_int_equal(sim->rq[2].lock_from, NSEC_PER_MSEC + 110);
-	assert_int_equal(sim->rq[2].lock_until, NSEC_PER_MSEC + 280);
+	assert_int_equal(sim->rq[2].lock.owner, 0);
+	assert_int_equal(sim->rq[2].lock.from, NSEC_PER_MSEC + 110);
+	assert_int_equal(sim->rq[2].lock.until, NSEC_PER_MSEC + 280);
 	assert_int_equal(sim->rq[0].piece_end, NSEC_PER_MSEC + 100 + 80);
 
-	enqueue_step(sim, b);
+	tu_wake_end(sim, b);
 	assert_int_equal(sim->rq[2].nr_running, 2);
-	assert_int_equal(sim->rq[2].lock_owner, 0);
+	assert_int_equal(sim->rq[2].lock.owner, 0);
 	assert_int_equal(sim->met.rq_lock_contended, 1);
 	assert_int_equal(sim->met.rq_lock_wait_ns, 150);
 	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 280);
 	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 280);
-	enqueue_step(sim, b);
+	tu_wake_end(sim, b);
 	assert_int_equal(sim->rq[2].nr_running, 3);
 	assert_int_equal(sim->met.rq_lock_contended, 1);
-	assert_int_equal(sim->rq[2].lock_from, NSEC_PER_MSEC + 290);
-	assert_int_equal(sim->rq[2].lock_until, NSEC_PER_MSEC + 450);
+	assert_int_equal(sim->rq[2].lock.from, NSEC_PER_MSEC + 290);
+	assert_int_equal(sim->rq[2].lock.until, NSEC_PER_MSEC + 450);
 	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 130 + 220);
 	tu_sim_free(sim);
 	tu_machine_free(m);
@@ -607,16 +575,16 @@ static void test_sleeper_dequeued_under_lock(void **state)
 {
 	(void)state;
 	struct machine *m;
-	struct sim *sim = lock_sim(&m, 10);
+	struct sim *sim = tu_lock_sim(&m, 10, KV_6_4);
 	struct cpumask only;
-	struct task_struct *a = pinned_task(sim, 2, &only), *b = pinned_task(sim, 2, &only);
+	struct task_struct *a = tu_pinned_task(sim, 2, &only), *b = tu_pinned_task(sim, 2, &only);
 	struct rq *rq2 = &sim->rq[2];
 
 	tu_busy(sim, 0);
 	tu_busy(sim, 1);
 	tu_busy(sim, 2)->step_fn = block_step;
 	wake_at(sim, a, 0, NSEC_PER_MSEC);
-	enqueue_step(sim, a);
+	tu_wake_end(sim, a);
 	assert_int_equal(rq2->nr_running, 2);
 
 	wake_at(sim, b, 1, NSEC_PER_MSEC + 1915);
@@ -627,15 +595,15 @@ static void test_sleeper_dequeued_under_lock(void **state)
 	evq_cancel(&sim->eng.evq, &rq2->ev_run);
 	exec_handle_run(sim, 2);
 	assert_ptr_equal(rq2->curr, a);
-	assert_int_equal(rq2->lock_owner, 2);
-	assert_int_equal(rq2->lock_from, NSEC_PER_MSEC + 2010);
-	assert_int_equal(rq2->lock_until, NSEC_PER_MSEC + 2060);
+	assert_int_equal(rq2->lock.owner, 2);
+	assert_int_equal(rq2->lock.from, NSEC_PER_MSEC + 2010);
+	assert_int_equal(rq2->lock.until, NSEC_PER_MSEC + 2060);
 
-	enqueue_step(sim, b);
+	tu_wake_end(sim, b);
 	assert_int_equal(sim->met.rq_lock_contended, 1);
 	assert_int_equal(sim->met.rq_lock_wait_ns, 45);
 	assert_int_equal(rq2->nr_running, 1); /* A alone: B enqueues at 2060 */
-	enqueue_step(sim, b);
+	tu_wake_end(sim, b);
 	assert_int_equal(rq2->nr_running, 2);
 	tu_sim_free(sim);
 	tu_machine_free(m);
@@ -643,7 +611,7 @@ static void test_sleeper_dequeued_under_lock(void **state)
 
 /*
  * The tick runs task_tick_fair() under the CPU's rq lock (scheduler_tick(),
- * core.c v6.4). lock_sim() with 10-ns transfers: CPU 2 runs a task since
+ * core.c v6.4). tu_lock_sim() with 10-ns transfers: CPU 2 runs a task since
  * 0; W on CPU 0 wakes A (CPU 2's only) at 1 ms - 25, so A's enqueue comes
  * at 1 ms + 75. A tick on CPU 2 at 1 ms + 60 first takes CPU 2 out of
  * nohz's idle count (the LLC's shared line, never touched: from memory,
@@ -660,29 +628,29 @@ static void test_tick_takes_rq_lock(void **state)
 {
 	(void)state;
 	struct machine *m;
-	struct sim *sim = lock_sim(&m, 10);
+	struct sim *sim = tu_lock_sim(&m, 10, KV_6_4);
 	struct cpumask only;
-	struct task_struct *a = pinned_task(sim, 2, &only);
+	struct task_struct *a = tu_pinned_task(sim, 2, &only);
 	struct rq *rq2 = &sim->rq[2];
 
 	tu_busy(sim, 0);
 	tu_busy(sim, 2);
 	wake_at(sim, a, 0, NSEC_PER_MSEC - 25);
 	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 75);
-	assert_int_equal(rq2->lock_owner, -1);
+	assert_int_equal(rq2->lock.owner, -1);
 	sim->now = NSEC_PER_MSEC + 60;
 	evq_cancel(&sim->eng.evq, &rq2->ev_tick);
 	exec_handle_tick(sim, 2);
-	assert_int_equal(rq2->lock_owner, 2);
-	assert_int_equal(rq2->lock_from, NSEC_PER_MSEC + 70);
-	assert_int_equal(rq2->lock_until, NSEC_PER_MSEC + 100);
-	enqueue_step(sim, a);
+	assert_int_equal(rq2->lock.owner, 2);
+	assert_int_equal(rq2->lock.from, NSEC_PER_MSEC + 70);
+	assert_int_equal(rq2->lock.until, NSEC_PER_MSEC + 100);
+	tu_wake_end(sim, a);
 	assert_int_equal(sim->met.rq_lock_wait_ns, 25);
 	assert_int_equal(rq2->nr_running, 1);
 	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 100);
-	enqueue_step(sim, a);
+	tu_wake_end(sim, a);
 	assert_int_equal(rq2->nr_running, 2);
-	assert_int_equal(rq2->lock_owner, 0);
+	assert_int_equal(rq2->lock.owner, 0);
 	tu_sim_free(sim);
 	tu_machine_free(m);
 }
@@ -706,7 +674,7 @@ static void test_ttwu_queue_l2c(void **state)
 
 	for (int f = 0; f < 2; f++) {
 		struct sim *sim = tu_sim_kernel(m, feat[f], KV_6_4);
-		struct task_struct *p = pinned_task(sim, 2, &only2), *q = pinned_task(sim, 1, &only1);
+		struct task_struct *p = tu_pinned_task(sim, 2, &only2), *q = tu_pinned_task(sim, 1, &only1);
 
 		assert_true(doms_share_l2c(&sim->doms, 0, 1));
 		assert_false(doms_share_l2c(&sim->doms, 0, 2));

@@ -165,6 +165,38 @@ static inline const char *tu_wakesim(void)
 	return w ? w : "./wakesim";
 }
 
+/* A sleeping task on cpu that may run only there (select_task_rq() is skipped). */
+static inline struct task_struct *tu_pinned_task(struct sim *sim, int cpu, struct cpumask *only)
+{
+	struct task_struct *p = tu_task(sim, cpu);
+
+	cpumask_clear(only);
+	cpumask_set_cpu(cpu, only);
+	p->cpus_ptr = only;
+	p->nr_cpus_allowed = 1;
+	return p;
+}
+
+/*
+ * ideal-4cpu-scan on kernel kver without wake-up preemption (no IPI to
+ * price), every transfer xfer_ns (a hit 0): the lock tests' machine, in *m.
+ */
+static inline struct sim *tu_lock_sim(struct machine **m, u64 xfer_ns, int kver)
+{
+	*m = tu_machine("tests/data/ideal-4cpu-scan.json");
+	for (int cls = 0; cls < C2C_NR; cls++)
+		(*m)->costs.c2c_ns[cls] = cls == C2C_LOCAL ? 0 : xfer_ns;
+	return tu_sim_kernel(*m, "NO_WAKEUP_PREEMPTION", kver);
+}
+
+/* The end of p's wake-up path (its event): its wake-list entry or locked enqueue. */
+static inline void tu_wake_end(struct sim *sim, struct task_struct *p)
+{
+	evq_cancel(&sim->eng.evq, &p->ev_wake);
+	sim->now = p->ev_wake.time;
+	ttwu_queue_event(sim, p);
+}
+
 /*
  * Run a shell command line; returns its exit status and stores its
  * combined stdout+stderr (truncated to len) in out.

@@ -187,12 +187,12 @@ bool chan_poll_in(struct sim *sim, struct chan *c, struct task_struct *p)
 		c->pipe.poll_usage = true;
 		if (c->pipe.head != c->pipe.tail)
 			return true;
-		prepare_to_wait(&c->pipe.rd_wait, p, false);
+		prepare_to_wait(sim, &c->pipe.rd_wait, p, false);
 		return false;
 	}
 	if (c->us.qcount)
 		return true;
-	prepare_to_wait(&c->us.rx_wait, p, false);
+	prepare_to_wait(sim, &c->us.rx_wait, p, false);
 	return false;
 }
 

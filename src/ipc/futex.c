@@ -22,14 +22,14 @@ bool futex_wait(struct sim *sim, struct futex *f, struct task_struct *p, int exp
 	charge(sim, sim->m->costs.futex_ns);
 	if (f->val != expected)
 		return false; /* EAGAIN: the word moved on */
-	prepare_to_wait(&f->wq, p, true);
+	prepare_to_wait(sim, &f->wq, p, true);
 	return true;
 }
 
 int futex_wake(struct sim *sim, struct futex *f, int nr)
 {
 	charge(sim, sim->m->costs.futex_ns);
-	return wake_up(sim, &f->wq, nr, 0);
+	return wake_up_q(sim, &f->wq, nr, 0);
 }
 
 void mutex_init_ws(struct ws_mutex *m)

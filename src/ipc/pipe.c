@@ -10,6 +10,10 @@ void pipe_init(struct pipe *pp)
 	init_waitqueue_head(&pp->rd_wait);
 	init_waitqueue_head(&pp->wr_wait);
 	cacheline_init(&pp->line);
+	lock_section_init(&pp->mutex);
+	/* rd_wait sits in pipe->mutex's line (struct pipe_inode_info, v5.5-v6.12);
+	 * wr_wait straddles it and the next, priced as that one line too. */
+	pp->rd_wait.line = pp->wr_wait.line = &pp->line;
 	for (int i = 0; i < PIPE_DEF_BUFFERS; i++)
 		pp->at[i].cpu = pp->buf_at[i].cpu = -1;
 }
@@ -24,10 +28,35 @@ static inline bool pipe_full(const struct pipe *pp)
 	return pp->head - pp->tail >= PIPE_DEF_BUFFERS;
 }
 
-/* Lock the pipe: pipe->mutex and the ring indices share a line. */
+/*
+ * mutex_lock(&pipe->mutex): its owner never sleeps while it holds it in
+ * these paths, so a contender spins on it (mutex_optimistic_spin()) until
+ * the owner's section ends; then the mutex and the ring indices' line.
+ */
 static void pipe_lock(struct sim *sim, struct pipe *pp)
 {
+	sim->met.pipe_mutex_wait_ns += lock_section_spin(sim, &pp->mutex);
 	line_write(sim, &pp->line);
+	lock_section_take(sim, &pp->mutex);
+}
+
+static void pipe_unlock(struct sim *sim, struct pipe *pp)
+{
+	lock_section_release(sim, &pp->mutex, 0);
+}
+
+/*
+ * head++ or tail++ under rd_wait.lock, inside the mutex, for watch
+ * queues' notifications: spin_lock_irq() in pipe_write() and pipe_read()
+ * from v5.5 to v6.6; today's pipe_update_tail() takes it only for a pipe
+ * with a watch queue, and pipe_write() not at all. A wake-up of the
+ * reader in flight on another CPU holds that lock, and the mutex waits
+ * with it.
+ */
+static void ring_index_lock(struct sim *sim, struct pipe *pp)
+{
+	if (kernel_profile(sim->tun->kver)->pipe_ring_under_rd_wait_lock)
+		wq_lock_pass(sim, &pp->rd_wait);
 }
 
 /*
@@ -71,7 +100,7 @@ u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len,
 		 * writer queues again at the tail of wr_wait and sleeps.
 		 */
 		line_read(sim, &pp->line);
-		prepare_to_wait(&pp->wr_wait, p, true);
+		prepare_to_wait(sim, &pp->wr_wait, p, true);
 		*blocked = true;
 		sim->met.pipe_writer_rewaits++;
 		return 0;
@@ -107,16 +136,13 @@ u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len,
 	}
 	while (done < len) {
 		if (pipe_full(pp)) {
-			/* Wake readers before sleeping, then wait for a free slot. */
-			if (was_empty)
-				wake_up(sim, &pp->rd_wait, 1, WF_SYNC);
-			prepare_to_wait(&pp->wr_wait, p, true);
 			*blocked = true;
 			break;
 		}
 		unsigned int slot = pp->head % PIPE_DEF_BUFFERS;
 		u64 chunk = len - done < PIPE_PAGE_SIZE ? len - done : PIPE_PAGE_SIZE;
 
+		ring_index_lock(sim, pp);
 		buf_fetch(sim, pp, slot);
 		pp->off[slot] = 0;
 		pp->end[slot] = (unsigned int)chunk;
@@ -128,8 +154,14 @@ u64 pipe_write(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 len,
 	pp->bytes += done;
 	if (done)
 		charge_copy(sim, done);
-	if (*blocked)
+	pipe_unlock(sim, pp);
+	if (*blocked) {
+		/* Wake readers before sleeping, then wait for a free slot. */
+		if (was_empty)
+			wake_up(sim, &pp->rd_wait, 1, WF_SYNC);
+		prepare_to_wait(sim, &pp->wr_wait, p, true);
 		return done;
+	}
 	if (pipe_full(pp))
 		wake_next_writer = false;
 	if (was_empty || pp->poll_usage)
@@ -165,18 +197,21 @@ u64 pipe_read(struct sim *sim, struct pipe *pp, struct task_struct *p, u64 want,
 			/* Releasing a slot of a full pipe is what writers wait for
 			 * (v6.14's pipe_read(); the older rule is below). */
 			wake_writer |= pipe_full(pp);
+			ring_index_lock(sim, pp);
 			pp->tail++;
 		}
 	}
 	if (!done) {
+		pipe_unlock(sim, pp);
 		if (pp->closed)
 			return 0; /* EOF */
-		prepare_to_wait(&pp->rd_wait, p, true);
+		prepare_to_wait(sim, &pp->rd_wait, p, true);
 		*blocked = true;
 		return 0;
 	}
 	pp->bytes -= done;
 	charge_copy(sim, done);
+	pipe_unlock(sim, pp);
 	if (pipe_empty(pp))
 		wake_next_reader = false;
 	/* pipe_read() v5.5-v6.13 (v6.12's was_full): a read that began on a

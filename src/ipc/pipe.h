@@ -11,6 +11,10 @@
  * finds the pipe full and sleeps again), or from v6.14 only by a read that
  * freed a slot of a full pipe. All wake-ups are WF_SYNC and one waiter at a
  * time (exclusive waits), a woken writer or reader passing the wake-up on.
+ * pipe->mutex is held over the copy and released before the wake-ups,
+ * which hold the wait queue's lock over the woken task's whole
+ * try_to_wake_up(); up to v6.6 the mutex's holder also takes rd_wait.lock
+ * to move head or tail, so it waits for a wake-up in flight on rd_wait.
  */
 #ifndef WS_PIPE_H
 #define WS_PIPE_H
@@ -28,7 +32,8 @@ struct pipe {
 	u64 bytes;				/* buffered bytes */
 	bool poll_usage;			/* someone poll()ed: wake readers on every write */
 	struct wait_queue_head rd_wait, wr_wait;
-	struct cacheline line;			/* pipe->mutex, head, tail */
+	struct cacheline line;			/* pipe->mutex, rd_wait, head, tail */
+	struct lock_section mutex;		/* pipe->mutex's hold (kern/spinlock.h) */
 	struct line_stamp at[PIPE_DEF_BUFFERS];	/* each slot's last write (msgcache.h) */
 	struct line_stamp buf_at[PIPE_DEF_BUFFERS];	/* each slot's struct pipe_buffer line */
 	bool closed;				/* the writers are gone: EOF once drained */

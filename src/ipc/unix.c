@@ -97,7 +97,7 @@ u64 unix_send(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 			size = UNIX_MAX_SKB_LEN(us->sndbuf);
 		/* sock_alloc_send_pskb(): room is checked before allocating. */
 		if (us->wmem_alloc >= us->sndbuf) {
-			prepare_to_wait(&us->tx_wait, p, false);
+			prepare_to_wait(sim, &us->tx_wait, p, false);
 			*blocked = true;
 			break;
 		}
@@ -147,7 +147,7 @@ u64 unix_recv(struct sim *sim, struct unix_stream *us, struct task_struct *p, u6
 	if (!us->qcount) {
 		if (us->closed)
 			return 0; /* EOF */
-		prepare_to_wait(&us->rx_wait, p, false);
+		prepare_to_wait(sim, &us->rx_wait, p, false);
 		*blocked = true;
 		return 0;
 	}

@@ -19,8 +19,30 @@ static void wq_del(struct wait_queue_head *wq, struct task_struct *p)
 	p->wq_head = NULL;
 }
 
-void prepare_to_wait(struct wait_queue_head *wq, struct task_struct *p, bool exclusive)
+/* spin_lock_irqsave(&wq_head->lock): wait out another CPU's section, then own it. */
+static u64 wq_lock(struct sim *sim, struct wait_queue_head *wq)
 {
+	u64 wait = lock_section_spin(sim, &wq->lock);
+
+	sim->met.wq_lock_wait_ns += wait;
+	if (wq->line)
+		line_write(sim, wq->line);
+	lock_section_take(sim, &wq->lock);
+	return wait;
+}
+
+u64 wq_lock_pass(struct sim *sim, struct wait_queue_head *wq)
+{
+	u64 wait = wq_lock(sim, wq);
+
+	lock_section_release(sim, &wq->lock, 0);
+	return wait;
+}
+
+void prepare_to_wait(struct sim *sim, struct wait_queue_head *wq, struct task_struct *p,
+		     bool exclusive)
+{
+	wq_lock(sim, wq);
 	if (p->wq_head != wq) {
 		if (p->wq_head)
 			wq_del(p->wq_head, p);
@@ -45,6 +67,7 @@ void prepare_to_wait(struct wait_queue_head *wq, struct task_struct *p, bool exc
 		}
 	}
 	p->__state = TASK_INTERRUPTIBLE;
+	lock_section_release(sim, &wq->lock, 0);
 }
 
 void finish_wait(struct wait_queue_head *wq, struct task_struct *p)
@@ -54,7 +77,9 @@ void finish_wait(struct wait_queue_head *wq, struct task_struct *p)
 	p->__state = TASK_RUNNING;
 }
 
-int wake_up(struct sim *sim, struct wait_queue_head *wq, int nr_exclusive, int wake_flags)
+/* __wake_up_common(): held is the lock the waker keeps over the wake-ups, or NULL. */
+static int wake_common(struct sim *sim, struct wait_queue_head *wq, int nr_exclusive,
+		       int wake_flags, struct lock_section *held)
 {
 	struct task_struct *p = wq->head;
 	int woken = 0;
@@ -67,12 +92,35 @@ int wake_up(struct sim *sim, struct wait_queue_head *wq, int nr_exclusive, int w
 		if (ret) {
 			wq_del(wq, p);
 			woken++;
+			/*
+			 * The model ends p's wake-up (the target's lock and
+			 * enqueue, or its wake list) in ev_wake's event: the
+			 * kernel's waker holds wq's lock until then.
+			 */
+			if (held && event_queued(&p->ev_wake))
+				p->wake_lock = held;
 		}
 		if (ret && exclusive && !--nr_exclusive)
 			break;
 		p = next;
 	}
 	return woken;
+}
+
+int wake_up(struct sim *sim, struct wait_queue_head *wq, int nr_exclusive, int wake_flags)
+{
+	int woken;
+
+	wq_lock(sim, wq);
+	woken = wake_common(sim, wq, nr_exclusive, wake_flags, &wq->lock);
+	lock_section_release(sim, &wq->lock, 0);
+	return woken;
+}
+
+int wake_up_q(struct sim *sim, struct wait_queue_head *wq, int nr_exclusive, int wake_flags)
+{
+	wq_lock_pass(sim, wq);
+	return wake_common(sim, wq, nr_exclusive, wake_flags, NULL);
 }
 
 void send_sigkill(struct sim *sim, struct task_struct *p)

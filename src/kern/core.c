@@ -432,6 +432,25 @@ static void claim_done(struct sim *sim, const struct task_struct *p, int cpu)
 		sim->rq[cpu].claim_from = -1;
 }
 
+/*
+ * A wake-up run under a wait queue's lock (__wake_up_common_lock()) keeps
+ * it until try_to_wake_up() returns: the section lasts at least to t, the
+ * waker's time now, and is released when the path is done. Another CPU
+ * may have taken the lock since the section's last end: then it is not
+ * the waker's to hold.
+ */
+static void wake_lock_hold(struct task_struct *p, u64 t, bool done)
+{
+	struct lock_section *l = p->wake_lock;
+
+	if (!l)
+		return;
+	if (l->owner == p->wake_from_cpu && l->until < t)
+		l->until = t;
+	if (done)
+		p->wake_lock = NULL;
+}
+
 void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 {
 	int cpu = task_cpu(p);
@@ -440,6 +459,7 @@ void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 	claim_done(sim, p, p->wake_checking ? p->wake_plc.dest : cpu);
 	if (p->wake_checking) {
 		ttwu_check_event(sim, p);
+		wake_lock_hold(p, sim->now, !event_queued(&p->ev_wake));
 		return;
 	}
 
@@ -448,6 +468,7 @@ void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 	if (p->wake_via_list) {
 		ttwu_queue_wakelist(sim, p, cpu);
 		/* Its cost (the llist add, the IPI) was charged at the claim. */
+		wake_lock_hold(p, sim->now, true);
 	} else {
 		/*
 		 * ttwu_queue() (core.c v6.4, v6.12): the waker takes the
@@ -467,6 +488,7 @@ void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 			ttwu_do_activate(sim, rq, p, p->wake_flags);
 			rq_unlock(sim, rq, sim->m->costs.ttwu_ns);
 		}
+		wake_lock_hold(p, sim->now + sim->kcost_ns, !spin);
 		sim->met.wakeup_path_ns += sim->kcost_ns;
 		charge_waker(sim, p->wake_from_cpu);
 		if (spin)

@@ -114,6 +114,9 @@ struct kernel_profile {
 	bool pipe_read_wakes_if_was_full; /* pipe_read() wakes a writer whenever the pipe
 					 * was full as the read began, even if the read
 					 * freed no slot (v5.5-v6.13; fs/pipe.c) */
+	bool pipe_ring_under_rd_wait_lock; /* pipe_write()'s head++ and pipe_read()'s
+					 * tail++ take rd_wait.lock inside the mutex
+					 * (v5.5 to v6.6; fs/pipe.c) */
 	bool migrate_pelt_lag;		/* a wake-up migration reads the old CPU's curr
 					 * (migrate_se_pelt_lag(), v6.0+) */
 	bool amd_zen5_known;		/* AMD family 0x1a is Zen to the arch code

@@ -132,6 +132,8 @@ void metrics_sub(struct metrics *to, const struct metrics *from)
 	SUB(ipi_wait_ns);
 	SUB(rq_lock_wait_ns);
 	SUB(rq_lock_contended);
+	SUB(wq_lock_wait_ns);
+	SUB(pipe_mutex_wait_ns);
 	SUB(tg_load_writes);
 	SUB(tg_load_ns);
 	SUB(pipe_writer_rewaits);

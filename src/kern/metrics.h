@@ -92,6 +92,8 @@ struct metrics {
 	uint64_t ipi_wait_ns;		/* IPI (or poll) latency before a woken CPU acts */
 	uint64_t rq_lock_wait_ns;	/* CPU time spinning on runqueue locks */
 	uint64_t rq_lock_contended;	/* rq_lock() calls that had to spin */
+	uint64_t wq_lock_wait_ns;	/* CPU time spinning on wait queues' locks */
+	uint64_t pipe_mutex_wait_ns;	/* CPU time spinning on pipe->mutex */
 	uint64_t tg_load_writes;	/* update_tg_load_avg() calls that added (--cgroup) */
 	uint64_t tg_load_ns;		/* CPU time reading and writing tg->load_avg */
 	uint64_t pipe_writer_rewaits;	/* woken pipe writers that found it full and slept again */

@@ -12,7 +12,7 @@ const struct kernel_profile kernel_profiles[KV_NR] = {
 	[KV_5_12] = {
 		.name = "v5.12", .cfs = true, .base_slice_floor = false, .cls_level = false,
 		.base_slice_ns = 0, .schedstat_version = 15, .rd_flags_on_change = false,
-		.pipe_read_wakes_if_was_full = true,
+		.pipe_read_wakes_if_was_full = true, .pipe_ring_under_rd_wait_lock = true,
 		.migrate_pelt_lag = false,
 		/* v5.12's features.h: SIS_PROP on, no SIS_UTIL (v6.0); before S1
 		 * was merged (v5.13), has_idle_cores was read without SMT too;
@@ -23,7 +23,7 @@ const struct kernel_profile kernel_profiles[KV_NR] = {
 	[KV_6_4] = {
 		.name = "v6.4", .cfs = true, .base_slice_floor = true, .cls_level = true,
 		.base_slice_ns = 0, .schedstat_version = 15, .rd_flags_on_change = false,
-		.pipe_read_wakes_if_was_full = true,
+		.pipe_read_wakes_if_was_full = true, .pipe_ring_under_rd_wait_lock = true,
 		.migrate_pelt_lag = true,
 		.feat_on = { -1 },
 		.feat_off = { F(DELAY_DEQUEUE), F(DELAY_ZERO), F(TG_LOAD_RATELIMIT), -1 },
@@ -31,7 +31,7 @@ const struct kernel_profile kernel_profiles[KV_NR] = {
 	[KV_6_6] = {
 		.name = "v6.6", .cfs = false, .base_slice_floor = false, .cls_level = true,
 		.base_slice_ns = 750000, .schedstat_version = 15, .rd_flags_on_change = false,
-		.pipe_read_wakes_if_was_full = true,
+		.pipe_read_wakes_if_was_full = true, .pipe_ring_under_rd_wait_lock = true,
 		.migrate_pelt_lag = true,
 		.feat_on = { -1 },
 		.feat_off = { F(DELAY_DEQUEUE), F(DELAY_ZERO), F(TG_LOAD_RATELIMIT), -1 },

@@ -18,40 +18,28 @@
  *   - a balancer pulling from it (detach_tasks() under the busiest rq's
  *     lock, attach_tasks() under the puller's own).
  * A context that arrives while another CPU's critical section is open
- * spins until it closes; the queued spinlock serves waiters in arrival
- * order, so the next section starts where the last one ends. The spin is
- * the waiter's CPU time. The model's clock runs each CPU ahead by the
- * kernel work charged so far (sim->kcost_ns), so "now" for a lock is
- * sim->now + sim->kcost_ns, as for a cache line.
+ * spins until it closes (kern/spinlock.h).
  */
 #include "kernel.h"
 
 u64 rq_lock_spin(struct sim *sim, struct rq *rq)
 {
-	int cpu = sim->this_cpu;
-	u64 t = sim->now + sim->kcost_ns, wait;
+	u64 wait = lock_section_spin(sim, &rq->lock);
 
-	if (cpu < 0 || rq->lock_owner < 0 || rq->lock_owner == cpu || t < rq->lock_from ||
-	    t >= rq->lock_until)
-		return 0;
-	wait = rq->lock_until - t;
-	charge(sim, wait);
-	sim->met.rq_lock_wait_ns += wait;
-	sim->met.rq_lock_contended++;
+	if (wait) {
+		sim->met.rq_lock_wait_ns += wait;
+		sim->met.rq_lock_contended++;
+	}
 	return wait;
 }
 
 void rq_lock(struct sim *sim, struct rq *rq)
 {
-	int cpu = sim->this_cpu;
-
-	if (cpu < 0)
+	if (sim->this_cpu < 0)
 		return; /* the workload's clock: no CPU takes the lock */
 	rq_lock_spin(sim, rq);
 	line_write(sim, &rq->line);
-	rq->lock_owner = cpu;
-	rq->lock_from = sim->now + sim->kcost_ns;
-	rq->lock_until = rq->lock_from;
+	lock_section_take(sim, &rq->lock);
 }
 
 void update_rq_clock(struct sim *sim, struct rq *rq)
@@ -64,7 +52,5 @@ void update_rq_clock(struct sim *sim, struct rq *rq)
 
 void rq_unlock(struct sim *sim, struct rq *rq, u64 hold_ns)
 {
-	if (sim->this_cpu < 0 || rq->lock_owner != sim->this_cpu)
-		return;
-	rq->lock_until = sim->now + sim->kcost_ns + hold_ns;
+	lock_section_release(sim, &rq->lock, hold_ns);
 }

@@ -19,6 +19,7 @@
 #include "../sim/rng.h"
 #include "features.h"
 #include "placement.h"
+#include "spinlock.h"
 
 typedef int64_t s64;
 typedef uint32_t u32;
@@ -195,6 +196,8 @@ struct task_struct {
 	bool wake_checking;		/* ev_wake is the re-read of wake_plc.dest, not the enqueue */
 	bool attach_pending;		/* PELT joins the cfs_rq at the next enqueue */
 	struct event ev_wake;
+	/* the wait queue's lock its waker holds until ev_wake's path ends (ipc/wait.c) */
+	struct lock_section *wake_lock;
 
 	struct sim_timer sleep_timer;	/* nanosleep()'s hrtimer */
 	bool killed;			/* SIGKILL pending: exit at the next step */
@@ -357,9 +360,7 @@ struct rq {
 	 */
 	unsigned int sis_search, sis_domain_search, sis_scanned, sis_failed;
 
-	/* rq->__lock (kern/rqlock.c): its last holder and critical section, ns */
-	int lock_owner;
-	u64 lock_from, lock_until;
+	struct lock_section lock;	/* rq->__lock (kern/rqlock.c) */
 
 	struct sim_timer *timers;	/* armed hrtimers of this CPU, by expiry */
 	struct sim_timer *expired;	/* fired while idle, run after the exit */

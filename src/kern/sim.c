@@ -149,7 +149,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		cacheline_init(&rq->clock_line);
 		cacheline_init(&rq->clock_task_line);
 		cacheline_init(&rq->tasks_line);
-		rq->lock_owner = -1;
+		lock_section_init(&rq->lock);
 		rq->claim_from = -1;
 		event_init(&rq->ev_run, EV_CPU_RUN, cpu, NULL);
 		event_init(&rq->ev_tick, EV_CPU_TICK, cpu, NULL);

@@ -9,7 +9,7 @@ enum {
 	M_WAKEUPS, M_WAKE_IDLE, M_WAKE_WAKER, M_WAKE_XLLC, M_WAKE_PREV, M_WAKE_MIGR, M_WAKE_LIST, M_WAKE_REQUEUED, M_WAKE_RECHECKED,
 	M_SIS_SEARCH, M_SIS_CALLS, M_SIS_SCANNED, M_SIS_FAILED, M_SIS_SCAN_RATE, M_SIS_CPUS, M_SIS_BUDGET,
 	M_MIGR_LLC, M_MIGR_XLLC, M_MIGR_XNODE, M_RD_MEAN, M_RD_P99, M_SWITCHES, M_IPIS, M_FORKS,
-	M_IDLE_TICKS, M_NEWIDLE, M_NEWIDLE_LB, M_NEWIDLE_PCT, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_SOFTIRQ, M_IRQ, M_COLD, M_RQ_LOCK, M_TG_LOAD, M_TG_WRITES, M_PIPE_REWAITS, M_EXIT_WAIT,
+	M_IDLE_TICKS, M_NEWIDLE, M_NEWIDLE_LB, M_NEWIDLE_PCT, M_LB, M_UTIL, M_COHERENCE, M_WAKEPATH, M_SCAN, M_IPI_SEND, M_SOFTIRQ, M_IRQ, M_COLD, M_RQ_LOCK, M_WQ_LOCK, M_PIPE_MUTEX, M_TG_LOAD, M_TG_WRITES, M_PIPE_REWAITS, M_EXIT_WAIT,
 	M_IPI_WAIT, M_WC_N, M_WC_PCT, M_SIM_S, M_MEAS_S, M_MEAS_FROM, M_EVENTS, M_HIT_DELAY, M_HIT_SAME_LLC,
 	M_HIT_SHORT_AFF, M_HIT_SHORT_SCAN, M_HIT_NO_SMT, M_NR
 };
@@ -58,6 +58,10 @@ const struct metric_def metric_defs[] = {
 	[M_IRQ] = { "irq_time_pct", 2, true, true },
 	[M_COLD] = { "cold_cache_time_pct", 2, true, false },
 	[M_RQ_LOCK] = { "rq_lock_wait_time_pct", 2, true, false },
+	/* Spinning on wait queues' locks and on pipe->mutex, % of busy time
+	 * (kern/spinlock.h): only where another CPU held one. */
+	[M_WQ_LOCK] = { "wq_lock_wait_time_pct", 2, true, true },
+	[M_PIPE_MUTEX] = { "pipe_mutex_wait_time_pct", 2, true, true },
 	/* Only with --cgroup: tg->load_avg's line (kern/tg.c). */
 	[M_TG_LOAD] = { "tg_load_avg_time_pct", 2, true, true },
 	[M_TG_WRITES] = { "tg_load_avg_writes", 0, true, true },
@@ -136,6 +140,8 @@ void metrics_view(const struct metrics *met, int nr_cpus, struct metrics_view *v
 	v[M_IRQ] = pct(met->irq_ns, met->busy_ns);
 	v[M_COLD] = pct(met->cold_ns, met->busy_ns);
 	v[M_RQ_LOCK] = pct(met->rq_lock_wait_ns, met->busy_ns);
+	v[M_WQ_LOCK] = pct(met->wq_lock_wait_ns, met->busy_ns);
+	v[M_PIPE_MUTEX] = pct(met->pipe_mutex_wait_ns, met->busy_ns);
 	v[M_TG_LOAD] = pct(met->tg_load_ns, met->busy_ns);
 	v[M_TG_WRITES] = (double)met->tg_load_writes;
 	v[M_PIPE_REWAITS] = (double)met->pipe_writer_rewaits;

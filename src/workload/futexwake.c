@@ -265,7 +265,7 @@ static void parent_step(struct sim *sim, struct task_struct *p, struct step *out
 			return;
 		case FW_JOIN_DO:
 			if (fw->exited == fw->joined) {
-				prepare_to_wait(&fw->join_wq, p, true);
+				prepare_to_wait(sim, &fw->join_wq, p, true);
 				out->kind = STEP_BLOCK;
 				return;
 			}

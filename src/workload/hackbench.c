@@ -291,7 +291,7 @@ static void main_step(struct sim *sim, struct task_struct *p, struct step *out)
 		case ST_REAP_DO:
 			/* wait() takes any dead child; pthread_join() the next in order. */
 			if (hb->threads ? !hb->exited_flag[hb->reaped] : hb->exited == hb->reaped) {
-				prepare_to_wait(&hb->child_exit, p, true);
+				prepare_to_wait(sim, &hb->child_exit, p, true);
 				out->kind = STEP_BLOCK;
 				return;
 			}

@@ -160,7 +160,7 @@ static void launcher_step(struct sim *sim, struct task_struct *p, struct step *o
 			return;
 		case L_REAP_DO:
 			if (l->exited == l->reaped) {
-				prepare_to_wait(&l->child_exit, p, true);
+				prepare_to_wait(sim, &l->child_exit, p, true);
 				out->kind = STEP_BLOCK;
 				return;
 			}

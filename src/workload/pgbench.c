@@ -400,7 +400,7 @@ static void thread_step(struct sim *sim, struct task_struct *p, struct step *out
 		}
 		case P_POLL:
 			/* Queue on every socket's wait queue, then look once more. */
-			prepare_to_wait(&t->pollwq, p, false);
+			prepare_to_wait(sim, &t->pollwq, p, false);
 			for (int k = 0; k < t->nr; k++) {
 				struct pg_conn *c = &pg->conn[t->first + k];
 

@@ -172,7 +172,7 @@ static void sp_step(struct sim *sim, struct task_struct *p, struct step *out)
 			return;
 		case SP_REAP_DO:
 			if (sp->exited == sp->reaped) {
-				prepare_to_wait(&sp->child_exit, p, true);
+				prepare_to_wait(sim, &sp->child_exit, p, true);
 				out->kind = STEP_BLOCK;
 				return;
 			}
