@@ -35,9 +35,7 @@ static inline bool pipe_full(const struct pipe *pp)
  */
 static void pipe_lock(struct sim *sim, struct pipe *pp)
 {
-	sim->met.pipe_mutex_wait_ns += lock_section_spin(sim, &pp->mutex);
-	line_write(sim, &pp->line);
-	lock_section_take(sim, &pp->mutex);
+	sim->met.pipe_mutex_wait_ns += lock_section_acquire(sim, &pp->mutex, &pp->line);
 }
 
 static void pipe_unlock(struct sim *sim, struct pipe *pp)

@@ -22,12 +22,9 @@ static void wq_del(struct wait_queue_head *wq, struct task_struct *p)
 /* spin_lock_irqsave(&wq_head->lock): wait out another CPU's section, then own it. */
 static u64 wq_lock(struct sim *sim, struct wait_queue_head *wq)
 {
-	u64 wait = lock_section_spin(sim, &wq->lock);
+	u64 wait = lock_section_acquire(sim, &wq->lock, wq->line);
 
 	sim->met.wq_lock_wait_ns += wait;
-	if (wq->line)
-		line_write(sim, wq->line);
-	lock_section_take(sim, &wq->lock);
 	return wait;
 }
 

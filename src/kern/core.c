@@ -433,8 +433,9 @@ static void claim_done(struct sim *sim, const struct task_struct *p, int cpu)
 }
 
 /*
- * A wake-up run under a wait queue's lock (__wake_up_common_lock()) keeps
- * it until try_to_wake_up() returns: the section lasts at least to t, the
+ * A wake-up run under a wait queue's lock (__wake_up_common_lock(),
+ * kernel/sched/wait.c, v5.12 to v6.12) keeps it until try_to_wake_up()
+ * returns: the section lasts at least to t, the
  * waker's time now, and is released when the path is done. Another CPU
  * may have taken the lock since the section's last end: then it is not
  * the waker's to hold.

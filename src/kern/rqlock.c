@@ -22,10 +22,8 @@
  */
 #include "kernel.h"
 
-u64 rq_lock_spin(struct sim *sim, struct rq *rq)
+static u64 count_spin(struct sim *sim, u64 wait)
 {
-	u64 wait = lock_section_spin(sim, &rq->lock);
-
 	if (wait) {
 		sim->met.rq_lock_wait_ns += wait;
 		sim->met.rq_lock_contended++;
@@ -33,13 +31,16 @@ u64 rq_lock_spin(struct sim *sim, struct rq *rq)
 	return wait;
 }
 
+u64 rq_lock_spin(struct sim *sim, struct rq *rq)
+{
+	return count_spin(sim, lock_section_spin(sim, &rq->lock));
+}
+
 void rq_lock(struct sim *sim, struct rq *rq)
 {
 	if (sim->this_cpu < 0)
 		return; /* the workload's clock: no CPU takes the lock */
-	rq_lock_spin(sim, rq);
-	line_write(sim, &rq->line);
-	lock_section_take(sim, &rq->lock);
+	count_spin(sim, lock_section_acquire(sim, &rq->lock, &rq->line));
 }
 
 void update_rq_clock(struct sim *sim, struct rq *rq)

@@ -29,6 +29,16 @@ void lock_section_take(struct sim *sim, struct lock_section *l)
 	l->from = l->until = context_time(sim);
 }
 
+u64 lock_section_acquire(struct sim *sim, struct lock_section *l, struct cacheline *line)
+{
+	u64 wait = lock_section_spin(sim, l);
+
+	if (line)
+		line_write(sim, line);
+	lock_section_take(sim, l);
+	return wait;
+}
+
 void lock_section_release(struct sim *sim, struct lock_section *l, u64 hold_ns)
 {
 	if (sim->this_cpu < 0 || l->owner != sim->this_cpu)

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 struct sim;
+struct cacheline;
 
 struct lock_section {
 	int owner;		/* CPU of the last holder, -1 if never held */
@@ -44,6 +45,12 @@ uint64_t lock_section_spin(struct sim *sim, const struct lock_section *l);
  * No-op without a CPU.
  */
 void lock_section_take(struct sim *sim, struct lock_section *l);
+/*
+ * Spin on l (lock_section_spin()), then write its cache line (NULL: none
+ * priced) and take it: a lock's acquisition as rq->__lock, pipe->mutex
+ * and a wait queue's lock are taken. Returns the wait (ns).
+ */
+uint64_t lock_section_acquire(struct sim *sim, struct lock_section *l, struct cacheline *line);
 /*
  * Release l: its section closes hold_ns (work done under the lock but
  * charged later, ns) after the context's time. Only the holder's release
