@@ -113,12 +113,16 @@ static void test_pipe_mutex_held_over_write(void **state)
  * CPUs 0-2 run a task each; R and S sleep on wq and may run only on CPU
  * 2, so a wake-up from CPU 0 enqueues under CPU 2's rq lock.
  *  - CPU 0 wakes R at 1 ms: the lock is taken at 1 ms (wq prices no line)
- *    and the path charges ttwu 100, so the section is [1 ms, 1 ms + 100)
- *    and R's enqueue comes at 1 ms + 100. There CPU 0 takes CPU 2's lock
- *    and enqueues, 80 ns of lines (test_remote_enqueue_under_lock's
- *    first waker, the same state): the wait queue's section now ends at
- *    1 ms + 180. CPU 1 at 1 ms + 150 waits 30; CPU 3 at 1 ms + 180, 0.
- *  - CPU 0 wakes S at 2 ms: the section is [2 ms, 2 ms + 100). CPU 1, at
+ *    and the path charges ttwu 100 and ttwu_queue_cond()'s read of CPU
+ *    2's nr_running, its runqueue line from CPU 2, 10, so the section is
+ *    [1 ms, 1 ms + 110) and R's enqueue comes at 1 ms + 110. There CPU 0
+ *    takes CPU 2's lock and enqueues, 80 ns of lines
+ *    (test_remote_enqueue_under_lock's first waker, the same state): the
+ *    wait queue's section now ends at 1 ms + 190. CPU 1 at 1 ms + 150
+ *    waits 40; CPU 3 at 1 ms + 190, 0.
+ *  - CPU 0 wakes S at 2 ms: CPU 2's runqueue line is CPU 0's own since
+ *    R's enqueue, so the read is a hit and the section is [2 ms, 2 ms +
+ *    100). CPU 1, at
  *    2 ms + 30, before S's enqueue runs, can only see that section: it
  *    waits 70 and takes the lock at 2 ms + 100, so S's enqueue no longer
  *    extends a section that is CPU 1's (the model's limit: a waiter
@@ -145,17 +149,17 @@ static void test_wake_up_holds_wq_lock(void **state)
 	assert_int_equal(wake_up(sim, &wq, 1, 0), 1);
 	assert_int_equal(wq.lock.owner, 0);
 	assert_int_equal(wq.lock.from, NSEC_PER_MSEC);
-	assert_int_equal(wq.lock.until, NSEC_PER_MSEC + 100);
+	assert_int_equal(wq.lock.until, NSEC_PER_MSEC + 110);
 	assert_ptr_equal(r->wake_lock, &wq.lock);
-	assert_int_equal(r->ev_wake.time, NSEC_PER_MSEC + 100);
+	assert_int_equal(r->ev_wake.time, NSEC_PER_MSEC + 110);
 	tu_wake_end(sim, r);
 	assert_int_equal(sim->rq[2].nr_running, 2);
-	assert_int_equal(wq.lock.until, NSEC_PER_MSEC + 180);
+	assert_int_equal(wq.lock.until, NSEC_PER_MSEC + 190);
 	assert_null(r->wake_lock);
 	at(sim, 1, NSEC_PER_MSEC + 150);
-	assert_int_equal(wq_lock_pass(sim, &wq), 30);
-	assert_int_equal(sim->met.wq_lock_wait_ns, 30);
-	at(sim, 3, NSEC_PER_MSEC + 180);
+	assert_int_equal(wq_lock_pass(sim, &wq), 40);
+	assert_int_equal(sim->met.wq_lock_wait_ns, 40);
+	at(sim, 3, NSEC_PER_MSEC + 190);
 	assert_int_equal(wq_lock_pass(sim, &wq), 0);
 
 	at(sim, 0, 2 * NSEC_PER_MSEC);
@@ -176,7 +180,8 @@ static void test_wake_up_holds_wq_lock(void **state)
  * A futex wake marks its waiters under the hash bucket's lock and wakes
  * them after dropping it (futex_wake(), wake_up_q()): CPU 0 wakes R
  * (CPU 2's only) at 1 ms, and the lock's section opens and closes at
- * 1 ms, before R's path (ttwu 100) and its enqueue at 1 ms + 100. CPU 1
+ * 1 ms, before R's path (ttwu 100, and ttwu_queue_cond()'s read of CPU
+ * 2's runqueue line, 10) and its enqueue at 1 ms + 110. CPU 1
  * at 1 ms + 30 takes the lock without waiting.
  */
 static void test_wake_up_q_drops_lock_first(void **state)
@@ -197,7 +202,7 @@ static void test_wake_up_q_drops_lock_first(void **state)
 	assert_int_equal(wake_up_q(sim, &wq, 1, 0), 1);
 	assert_int_equal(wq.lock.from, NSEC_PER_MSEC);
 	assert_int_equal(wq.lock.until, NSEC_PER_MSEC);
-	assert_int_equal(r->ev_wake.time, NSEC_PER_MSEC + 100);
+	assert_int_equal(r->ev_wake.time, NSEC_PER_MSEC + 110);
 	assert_null(r->wake_lock);
 	at(sim, 1, NSEC_PER_MSEC + 30);
 	assert_int_equal(wq_lock_pass(sim, &wq), 0);

@@ -375,17 +375,22 @@ static void test_ttwu_schedstats(void **state)
 /*
  * A wake-up claims the CPU it chose only if that CPU was still idle when
  * its path read it (try_to_wake_up(): select_idle_cpu() reads the CPU it
- * returns last, then set_task_cpu() and the write of ttwu_pending).
- * ideal-4cpu-scan, v6.4: CPUs 0 and 1 run W1 and W2, 2 and 3 are idle;
- * the path costs ttwu 100 + select 100 + 100 per CPU scanned, the claim
- * 50 more (the IPI's send). At 1 ms W1 wakes A (prev 0 = target): the
+ * returns last, then set_task_cpu() and the write of ttwu_pending, and
+ * only then the wake list's llist add and IPI send, __ttwu_queue_wakelist()
+ * v6.4). ideal-4cpu-scan, v6.4: CPUs 0 and 1 run W1 and W2, 2 and 3 are
+ * idle; the path costs ttwu 100 + select 100 + 100 per CPU scanned, and
+ * every line is free, so a claim lands when its scan read the CPU (the
+ * 50-ns IPI send follows it). At 1 ms W1 wakes A (prev 0 = target): the
  * scan reads CPU 1 (busy), then CPU 2 (idle) at 1 ms + 400 ns. B (prev 1)
  * is woken from CPU 1 at 1 ms + d: its scan reads CPU 2 at d + 300 ns and
- * claims it 50 ns later.
- *  - d = 20: B claims CPU 2 at 370 ns, before A's path reads it at 400:
- *    A's scan goes on to CPU 3 (read at 500 ns) and claims it at 550.
- *  - d = 70: B claims CPU 2 at 420 ns, after A read it idle at 400: both
- *    land on CPU 2 (A's claim at 450), the race the kernel has too.
+ * claims it then.
+ *  - d = 20: B claims CPU 2 at 320 ns, before A's path reads it at 400:
+ *    A's scan goes on to CPU 3, read and claimed at 500 ns.
+ *  - d = 70: B claims CPU 2 at 370 ns, still before A's read: the same.
+ *    (Before 2026-12-07 the claim waited for the IPI's send, 50 ns, and
+ *    A, reading at 400, saw CPU 2 idle and landed on it too.)
+ * The race itself, a read inside another path's window between its read
+ * and its claim, needs lines that cost: test_claim_window_lines.
  */
 static void race_case(int d, int a_cpu, u64 a_claim, int rechecks)
 {
@@ -406,10 +411,10 @@ static void race_case(int d, int a_cpu, u64 a_claim, int rechecks)
 	sim->kcost_ns = 0;
 	assert_int_equal(try_to_wake_up(sim, b, 0), 1);
 	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + (u64)d + 300);
-	/* B's read of CPU 2 comes first either way: idle, claimed 50 ns on. */
+	/* B's read of CPU 2 comes first either way: idle, claimed at once. */
 	tu_wake_read(sim, b);
 	assert_int_equal(task_cpu(b), 2);
-	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + (u64)d + 350);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + (u64)d + 300);
 	if (b->ev_wake.time < a->ev_wake.time) {
 		evq_cancel(&sim->eng.evq, &b->ev_wake);
 		sim->now = b->ev_wake.time;
@@ -428,8 +433,8 @@ static void race_case(int d, int a_cpu, u64 a_claim, int rechecks)
 static void test_wake_claims_what_it_read(void **state)
 {
 	(void)state;
-	race_case(20, 3, 550, 1);
-	race_case(70, 2, 450, 0);
+	race_case(20, 3, 500, 1);
+	race_case(70, 3, 500, 1);
 }
 
 /*
@@ -438,10 +443,11 @@ static void test_wake_claims_what_it_read(void **state)
  * v6.4: CPU 0 runs W, CPUs 1-3 are idle; A and B last ran on CPU 0, so
  * prev is the waker's CPU and select_idle_sibling() scans from CPU 1.
  * W wakes A, then B, both at 1 ms: A's scan reads CPU 1 (idle) at
- * ttwu 100 + select 100 + 100 = 300 ns and claims it 50 ns later (the
- * IPI's send). B's scan, decided at the same instant, must see CPU 1
- * taken (the model's claim is still an event): it goes on to CPU 2, read
- * at 400 ns and claimed at 450. Reading CPU 1 idle, both would land on it.
+ * ttwu 100 + select 100 + 100 = 300 ns and claims it then (its lines are
+ * free); the IPI's send, 50 ns, follows the claim, so CPU 1 hears it at
+ * 350. B's scan, decided at the same instant, must see CPU 1 taken (the
+ * model's claim is still an event): it goes on to CPU 2, read and claimed
+ * at 400 ns. Reading CPU 1 idle, both would land on it.
  * CPU 3, which no claim names, stays idle to W's reads throughout.
  */
 /* A's and B's scans read CPUs 1 and 2 idle and claim them a_ns and b_ns after 1 ms. */
@@ -472,10 +478,14 @@ static void wake_at(struct sim *sim, struct task_struct *p, int cpu, u64 now)
  * ideal-4cpu-scan, v6.4, every transfer 10 ns (a hit 0), no wake-up
  * preemption (so no IPI): CPUs 0, 1 and 2 run a task each; A and B may
  * run only on CPU 2. CPU 0 wakes A at 1 ms and CPU 1 wakes B at 1 ms +
- * 30; each path charges ttwu 100, so the enqueues come at 1 ms + 100 and
- * 1 ms + 130.
- *  A (waker CPU 0): the lock's line from CPU 2, 10, so the section opens
- *    at 110. update_rq_clock() writes the clock's two lines, never
+ * 30; each path charges ttwu 100, then ttwu_queue_cond() reads CPU 2's
+ * nr_running (v6.0+) to choose between the wake list and the lock: the
+ * runqueue's line, from CPU 2 (which wrote it starting its task), 10 for
+ * each waker (B's copy from CPU 0 or 2, the line being clean). CPU 2
+ * runs a task, so both take the lock, at 1 ms + 110 and 1 ms + 140.
+ *  A (waker CPU 0): the lock's line, which CPU 2 still shares, is
+ *    written: 10, so the section opens at 120. update_rq_clock() writes
+ *    the clock's two lines, never
  *    written (tu_busy() starts a task without a __schedule()): from
  *    memory, 10 each. The enqueue's PELT update reads the cfs_rq's
  *    removed count from CPU 2, 10, and, its clock having crossed 1024-ns
@@ -485,17 +495,17 @@ static void wake_at(struct sim *sim, struct task_struct *p, int cpu, u64 now)
  *    CPU 1, the lowest other holder, 10. The runqueue's line is ours
  *    (0); its cfs line and the cfs_tasks list's line come from CPU 2, 10
  *    each; the overutilized check reads the flags line, ours (0). 80 ns;
- *    the section closes at 100 + 80 + ttwu 100 = 280.
- *  B (waker CPU 1), at 130: spins to 280 (150) and enqueues only then
- *    (the step comes back at 280): the lock's line from CPU 0, 10, the
- *    section from 290; the clock's two lines from CPU 0, 20; the removed
+ *    the section closes at 110 + 80 + ttwu 100 = 290.
+ *  B (waker CPU 1), at 140: spins to 290 (150) and enqueues only then
+ *    (the step comes back at 290): the lock's line from CPU 0, 10, the
+ *    section from 300; the clock's two lines from CPU 0, 20; the removed
  *    count from CPU 0, 10 (no averages' write: the clock is in the same
  *    1024-ns period as at A's); no overload write (set); the cfs and
  *    cfs_tasks lines from CPU 0, 20; the flags line, written by CPU 0
- *    since CPU 1 read it, 10. 220 ns; the section closes at 130 + 220 +
- *    100 = 450.
+ *    since CPU 1 read it, 10. 220 ns; the section closes at 140 + 220 +
+ *    100 = 460.
  * Each waker's CPU pays its enqueue: CPU 0 runs 80 ns of kernel work
- * from 1 ms + 100, CPU 1 220 ns from 1 ms + 130.
+ * from 1 ms + 110, CPU 1 220 ns from 1 ms + 140.
  */
 static void test_remote_enqueue_under_lock(void **state)
 {
@@ -510,10 +520,10 @@ static void test_remote_enqueue_under_lock(void **state)
 	tu_busy(sim, 2);
 	wake_at(sim, a, 0, NSEC_PER_MSEC);
 	assert_false(a->wake_via_list);
-	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 100);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 110);
 	wake_at(sim, b, 1, NSEC_PER_MSEC + 30);
 	assert_false(b->wake_via_list);
-	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 130);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 140);
 	/* Nothing is enqueued, and no lock taken, before the path's end. */
 	assert_int_equal(sim->rq[2].nr_running, 1);
 	assert_int_equal(sim->rq[2].lock.owner, -1);
@@ -521,23 +531,23 @@ static void test_remote_enqueue_under_lock(void **state)
 	tu_wake_end(sim, a);
 	assert_int_equal(sim->rq[2].nr_running, 2);
 	assert_int_equal(sim->rq[2].lock.owner, 0);
-	assert_int_equal(sim->rq[2].lock.from, NSEC_PER_MSEC + 110);
-	assert_int_equal(sim->rq[2].lock.until, NSEC_PER_MSEC + 280);
-	assert_int_equal(sim->rq[0].piece_end, NSEC_PER_MSEC + 100 + 80);
+	assert_int_equal(sim->rq[2].lock.from, NSEC_PER_MSEC + 120);
+	assert_int_equal(sim->rq[2].lock.until, NSEC_PER_MSEC + 290);
+	assert_int_equal(sim->rq[0].piece_end, NSEC_PER_MSEC + 110 + 80);
 
 	tu_wake_end(sim, b);
 	assert_int_equal(sim->rq[2].nr_running, 2);
 	assert_int_equal(sim->rq[2].lock.owner, 0);
 	assert_int_equal(sim->met.rq_lock_contended, 1);
 	assert_int_equal(sim->met.rq_lock_wait_ns, 150);
-	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 280);
-	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 280);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 290);
+	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 290);
 	tu_wake_end(sim, b);
 	assert_int_equal(sim->rq[2].nr_running, 3);
 	assert_int_equal(sim->met.rq_lock_contended, 1);
-	assert_int_equal(sim->rq[2].lock.from, NSEC_PER_MSEC + 290);
-	assert_int_equal(sim->rq[2].lock.until, NSEC_PER_MSEC + 450);
-	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 130 + 220);
+	assert_int_equal(sim->rq[2].lock.from, NSEC_PER_MSEC + 300);
+	assert_int_equal(sim->rq[2].lock.until, NSEC_PER_MSEC + 460);
+	assert_int_equal(sim->rq[1].piece_end, NSEC_PER_MSEC + 140 + 220);
 	tu_sim_free(sim);
 	tu_machine_free(m);
 }
@@ -556,17 +566,19 @@ static void block_step(struct sim *sim, struct task_struct *p, struct step *out)
  * spins through the dequeue's lines too. ideal-4cpu-scan, v6.4, every
  * transfer 10 ns (a hit 0), no wake-up preemption: CPU 2 runs T, CPU 0
  * runs W. W wakes A (may run only on CPU 2) at 1 ms, and its enqueue at
- * 1 ms + 100 leaves CPU 2's runqueue line, clock lines, cfs line,
+ * 1 ms + 110 leaves CPU 2's runqueue line, clock lines, cfs line,
  * cfs_tasks line and averages' line written by CPU 0
  * (test_remote_enqueue_under_lock). CPU 1 wakes B (also CPU 2's only) at
- * 1 ms + 1915: its enqueue comes at 1 ms + 2015. T sleeps at 1 ms + 2000:
- * the lock's line from CPU 0, 10, the section from 2010; the clock's two
+ * 1 ms + 1915: ttwu 100, then ttwu_queue_cond()'s read of nr_running,
+ * the runqueue's line from CPU 0, 10: its enqueue comes at 1 ms + 2025.
+ * T sleeps at 1 ms + 2000: the lock's line from CPU 0, 10 (before B's
+ * read of it at 2015, which waits for nothing), the section from 2010; the clock's two
  * lines from CPU 0, 20; the dequeue's PELT update reads the removed count
  * (CPU 2 still holds it: 0) and, a 1024-ns period on, writes the
  * averages' line from CPU 0, 10; the runqueue's line is CPU 2's again
  * (0), the cfs and cfs_tasks lines from CPU 0, 20; the pick of A reads
  * and writes only lines CPU 2 now holds, and a switch costs 0 here: the
- * section closes at 2060. B's waker arrives at 2015, spins 45 ns and
+ * section closes at 2060. B's waker arrives at 2025, spins 35 ns and
  * enqueues at 2060. Dequeued before the lock, as the model did until
  * 2026-12-06, the dequeue's 30 ns would come first, the section would
  * open at 2040, and B would not spin.
@@ -589,7 +601,7 @@ static void test_sleeper_dequeued_under_lock(void **state)
 
 	wake_at(sim, b, 1, NSEC_PER_MSEC + 1915);
 	assert_false(b->wake_via_list);
-	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 2015);
+	assert_int_equal(b->ev_wake.time, NSEC_PER_MSEC + 2025);
 
 	sim->now = NSEC_PER_MSEC + 2000;
 	evq_cancel(&sim->eng.evq, &rq2->ev_run);
@@ -601,7 +613,7 @@ static void test_sleeper_dequeued_under_lock(void **state)
 
 	tu_wake_end(sim, b);
 	assert_int_equal(sim->met.rq_lock_contended, 1);
-	assert_int_equal(sim->met.rq_lock_wait_ns, 45);
+	assert_int_equal(sim->met.rq_lock_wait_ns, 35);
 	assert_int_equal(rq2->nr_running, 1); /* A alone: B enqueues at 2060 */
 	tu_wake_end(sim, b);
 	assert_int_equal(rq2->nr_running, 2);
@@ -612,17 +624,22 @@ static void test_sleeper_dequeued_under_lock(void **state)
 /*
  * The tick runs task_tick_fair() under the CPU's rq lock (scheduler_tick(),
  * core.c v6.4). tu_lock_sim() with 10-ns transfers: CPU 2 runs a task since
- * 0; W on CPU 0 wakes A (CPU 2's only) at 1 ms - 25, so A's enqueue comes
- * at 1 ms + 75. A tick on CPU 2 at 1 ms + 60 first takes CPU 2 out of
- * nohz's idle count (the LLC's shared line, never touched: from memory,
- * 10), then takes the lock at 70 (its line is CPU 2's: 0), updates the
- * clock (its two lines never written: tu_busy() starts the task without
- * a __schedule(); from memory, 10 each) and the averages: the removed
+ * 0; W on CPU 0 wakes A (CPU 2's only) at 1 ms - 15: ttwu 100, then
+ * ttwu_queue_cond() reads CPU 2's nr_running, its runqueue line, written
+ * by CPU 2 starting its task: the transfer is [1 ms + 85, 1 ms + 95), so
+ * A's enqueue comes at 1 ms + 95. A tick on CPU 2 at 1 ms + 60 first
+ * takes CPU 2 out of nohz's idle count (the LLC's shared line, never
+ * touched: from memory, 10), then takes the lock at 70: the write
+ * invalidates the copy W's read took (simulated first: coherence.h books
+ * the transfers of a CPU that runs ahead first), 10, done at 80, before
+ * that read's transfer. The section opens at 80, updates the clock (its
+ * two lines never written: tu_busy() starts the task without a
+ * __schedule(); from memory, 10 each) and the averages: the removed
  * count is CPU 2's (0), and the averages' line, never written (its first
  * update, at 0, had no period to close), comes from memory, 10. The
- * section is [1 ms + 70, 1 ms + 100): A's waker spins 25 ns and enqueues
- * at 1 ms + 100. Before 2026-12-06 the tick took no lock and A enqueued
- * at 75.
+ * section is [1 ms + 80, 1 ms + 110): A's waker spins 15 ns and enqueues
+ * at 1 ms + 110. Before 2026-12-06 the tick took no lock and A enqueued
+ * at its path's end.
  */
 static void test_tick_takes_rq_lock(void **state)
 {
@@ -635,19 +652,19 @@ static void test_tick_takes_rq_lock(void **state)
 
 	tu_busy(sim, 0);
 	tu_busy(sim, 2);
-	wake_at(sim, a, 0, NSEC_PER_MSEC - 25);
-	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 75);
+	wake_at(sim, a, 0, NSEC_PER_MSEC - 15);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 95);
 	assert_int_equal(rq2->lock.owner, -1);
 	sim->now = NSEC_PER_MSEC + 60;
 	evq_cancel(&sim->eng.evq, &rq2->ev_tick);
 	exec_handle_tick(sim, 2);
 	assert_int_equal(rq2->lock.owner, 2);
-	assert_int_equal(rq2->lock.from, NSEC_PER_MSEC + 70);
-	assert_int_equal(rq2->lock.until, NSEC_PER_MSEC + 100);
+	assert_int_equal(rq2->lock.from, NSEC_PER_MSEC + 80);
+	assert_int_equal(rq2->lock.until, NSEC_PER_MSEC + 110);
 	tu_wake_end(sim, a);
-	assert_int_equal(sim->met.rq_lock_wait_ns, 25);
+	assert_int_equal(sim->met.rq_lock_wait_ns, 15);
 	assert_int_equal(rq2->nr_running, 1);
-	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 100);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 110);
 	tu_wake_end(sim, a);
 	assert_int_equal(rq2->nr_running, 2);
 	assert_int_equal(rq2->lock.owner, 0);
@@ -691,6 +708,100 @@ static void test_ttwu_queue_l2c(void **state)
 	tu_machine_free(m);
 }
 
+/*
+ * What a remote wake-up does between choosing its CPU and claiming it,
+ * and after (try_to_wake_up() -> ttwu_queue_wakelist(), core.c v6.4):
+ * ttwu_queue_cond() reads the target's nr_running (v6.0+: a CPU of the
+ * waker's LLC gets the wake list only while it runs nothing), then
+ * __ttwu_queue_wakelist() writes ttwu_pending, the claim other CPUs see,
+ * and only then adds the entry and sends the IPI. tu_lock_sim() with
+ * 10-ns transfers (the idle state halts: an IPI is needed, 50 ns to send,
+ * 0 to arrive): CPU 0 runs W, CPU 2 has never run anything, and A may run
+ * only on CPU 2 (no CPU to select). W wakes A at 1 ms: ttwu 100; the read
+ * of CPU 2's runqueue line, never touched, from memory, 10; the write of
+ * its ttwu_pending line, from memory too, 10. The claim lands at
+ * 1 ms + 120; the send follows, 50 ns of W's time, so CPU 2 hears the IPI
+ * at 1 ms + 170. Until 120, CPU 1 still reads CPU 2 idle: the window in
+ * which two wakers can both take it.
+ */
+static void test_claim_window_lines(void **state)
+{
+	(void)state;
+	struct machine *m;
+	struct sim *sim = tu_lock_sim(&m, 10, KV_6_4);
+	struct cpumask only;
+	struct task_struct *a = tu_pinned_task(sim, 2, &only);
+
+	tu_busy(sim, 0);
+	wake_at(sim, a, 0, NSEC_PER_MSEC);
+	assert_true(a->wake_via_list);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 120);
+	assert_int_equal(a->wake_ipi_lag, 50);
+	assert_int_equal(sim->kcost_ns, 170); /* W's path, the send included */
+	sim->this_cpu = 1;
+	assert_true(idle_cpu(sim, 2));
+	tu_wake_end(sim, a);
+	sim->this_cpu = 1;
+	assert_false(idle_cpu(sim, 2));
+	assert_int_equal(sim->rq[2].ttwu_pending, 1);
+	assert_true(event_queued(&sim->rq[2].ev_ipi));
+	assert_int_equal(sim->rq[2].ev_ipi.time, NSEC_PER_MSEC + 170);
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
+/*
+ * Before v6.0 a remote wake-up onto an idle CPU of the waker's LLC took
+ * its rq lock and enqueued (ttwu_queue_cond(), no idle-target case: that
+ * came with f3dd3f674555, v6.0), and other CPUs see the CPU taken only
+ * once enqueue_task_fair() has raised nr_running, at its end
+ * (add_nr_running()). tu_lock_sim() with 10-ns transfers, v5.12: CPU 0
+ * runs W, CPU 2 has never run anything; A may run only on CPU 2. W wakes
+ * A at 1 ms: ttwu 100, and the locked enqueue at 1 ms + 100: the lock's
+ * line, never touched, from memory, 10 (the section from 110); the
+ * clock's two lines, from memory, 20; the enqueue's PELT update reads the
+ * cfs_rq's removed count, from memory, 10, and writes its averages' line
+ * (a 1024-ns period crossed since 0), 10; nr_running 0 -> 1 sets no
+ * overload; the runqueue's line is W's now (0), the cfs and cfs_tasks
+ * lines from memory, 20; the overutilized check reads the root domain's
+ * flags line, which CPU 0 read at its own enqueue (0). 70 ns of lines:
+ * nr_running shows at 1 ms + 170. Then, still under the lock, the fair
+ * task preempts the idle one (wakeup_preempt(): resched_curr() sends the
+ * halted CPU its IPI, 50 ns), and the section closes at 170 + 50 + ttwu
+ * 100 = 320. Until 170 CPU 1 still reads CPU 2 idle; W's CPU, which took
+ * the lock, never does.
+ */
+static void test_locked_enqueue_seen_at_its_end(void **state)
+{
+	(void)state;
+	struct machine *m;
+	struct sim *sim = tu_lock_sim(&m, 10, KV_5_12);
+	struct cpumask only;
+	struct task_struct *a = tu_pinned_task(sim, 2, &only);
+	struct rq *rq2 = &sim->rq[2];
+
+	tu_busy(sim, 0);
+	wake_at(sim, a, 0, NSEC_PER_MSEC);
+	assert_false(a->wake_via_list);
+	assert_int_equal(a->ev_wake.time, NSEC_PER_MSEC + 100);
+	tu_wake_end(sim, a);
+	assert_int_equal(rq2->nr_running, 1);
+	assert_int_equal(rq2->lock.from, NSEC_PER_MSEC + 110);
+	assert_int_equal(rq2->enq_visible_at, NSEC_PER_MSEC + 170);
+	assert_int_equal(rq2->lock.until, NSEC_PER_MSEC + 320);
+	sim->kcost_ns = 0;
+	sim->this_cpu = 1;
+	sim->now = NSEC_PER_MSEC + 169;
+	assert_true(idle_cpu(sim, 2));
+	sim->now = NSEC_PER_MSEC + 170;
+	assert_false(idle_cpu(sim, 2));
+	sim->this_cpu = 0;
+	sim->now = NSEC_PER_MSEC + 150;
+	assert_false(idle_cpu(sim, 2));
+	tu_sim_free(sim);
+	tu_machine_free(m);
+}
+
 static void test_wakeups_from_one_cpu_in_turn(void **state)
 {
 	(void)state;
@@ -715,7 +826,7 @@ static void test_wakeups_from_one_cpu_in_turn(void **state)
 	sim->this_cpu = 2;
 	assert_true(idle_cpu(sim, 1));
 	sim->this_cpu = 0;
-	claims_land(sim, a, b, 350, 450);
+	claims_land(sim, a, b, 300, 400);
 	assert_int_equal(sim->met.wake_rechecks, 0);
 	assert_int_equal(sim->met.place_reason[PR_SCAN_IDLE_CPU], 2);
 	/* A's wake-list entry lands: the claim is no longer pending. */
@@ -724,13 +835,16 @@ static void test_wakeups_from_one_cpu_in_turn(void **state)
 	ttwu_queue_event(sim, a);
 	assert_int_equal(sim->rq[1].claim_from, -1);
 	assert_int_equal(sim->rq[2].claim_from, 0);
+	assert_int_equal(sim->rq[1].ttwu_pending, 1);
+	assert_true(event_queued(&sim->rq[1].ev_ipi));
+	assert_int_equal(sim->rq[1].ev_ipi.time, NSEC_PER_MSEC + 350);
 	assert_int_equal(sim->met.ipi_send_ns, 100);
 	tu_sim_free(sim);
 
 	/*
 	 * The same with the idle state polling (or MWAIT): the wake-list
-	 * entry sends no IPI (call_function_single_prep_ipi(), core.c v6.4),
-	 * so each claim lands when its scan read the CPU: 300 and 400 ns.
+	 * entry sends no IPI (call_function_single_prep_ipi(), core.c v6.4);
+	 * the claims land as before, at 300 and 400 ns.
 	 */
 	m->idle[0].polling = true;
 	sim = tu_sim_kernel(m, "default", KV_6_4);
@@ -764,6 +878,8 @@ int main(void)
 		cmocka_unit_test(test_ttwu_schedstats),
 		cmocka_unit_test(test_wake_claims_what_it_read),
 		cmocka_unit_test(test_wakeups_from_one_cpu_in_turn),
+		cmocka_unit_test(test_claim_window_lines),
+		cmocka_unit_test(test_locked_enqueue_seen_at_its_end),
 		cmocka_unit_test(test_remote_enqueue_under_lock),
 		cmocka_unit_test(test_sleeper_dequeued_under_lock),
 		cmocka_unit_test(test_tick_takes_rq_lock),

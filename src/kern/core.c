@@ -302,8 +302,19 @@ static void ttwu_do_activate(struct sim *sim, struct rq *rq, struct task_struct 
 			     int wake_flags)
 {
 	int en_flags = ENQUEUE_WAKEUP;
+	bool was_idle = rq_is_idle(rq);
 
 	activate_task(sim, rq, p, en_flags);
+	/*
+	 * enqueue_task_fair() raises nr_running at its end (add_nr_running(),
+	 * fair.c v5.12 to v6.12), after the lock and the enqueue's lines: a
+	 * remote waker's claim of an idle CPU shows then, not when it started
+	 * to take the lock.
+	 */
+	if (was_idle && sim->this_cpu >= 0 && sim->this_cpu != rq->cpu) {
+		rq->enq_visible_at = sim->now + sim->kcost_ns;
+		rq->enq_by = sim->this_cpu;
+	}
 	p->__state = TASK_RUNNING;
 	trace_sched_wakeup(sim, p, rq->cpu, false);
 	p->runnable_since = sim->now;
@@ -340,10 +351,16 @@ static bool ttwu_queue_cond(struct sim *sim, struct task_struct *p, int cpu)
 		return true;
 	if (cpu == sim->this_cpu || sim->tun->kver == KV_5_12)
 		return false;
+	/* cpu_rq(cpu)->nr_running: a read of the target's runqueue line. */
+	line_read(sim, &sim->rq[cpu].line);
 	return sim->rq[cpu].nr_running == 0;
 }
 
-/* The wake-list add happens now: ttwu_pending, and an IPI if the list was empty. */
+/*
+ * The wake-list add happens now: ttwu_pending, and an IPI if the list was
+ * empty, sent p->wake_ipi_lag ns later (its waker's llist add and send,
+ * which follow the ttwu_pending write in __ttwu_queue_wakelist()).
+ */
 static void ttwu_queue_wakelist(struct sim *sim, struct task_struct *p, int cpu)
 {
 	struct rq *rq = cpu_rq(sim, cpu);
@@ -371,7 +388,9 @@ static void ttwu_queue_wakelist(struct sim *sim, struct task_struct *p, int cpu)
 		send_ipi(sim, cpu, sim->m->costs.poll_wake_ns);
 	} else {
 		sim->met.ipis++;
+		sim->kcost_ns = p->wake_ipi_lag;
 		send_ipi(sim, cpu, sim->m->costs.ipi_latency_ns);
+		sim->kcost_ns = 0;
 	}
 }
 
@@ -468,8 +487,9 @@ void ttwu_queue_event(struct sim *sim, struct task_struct *p)
 	sim->kcost_ns = 0;
 	if (p->wake_via_list) {
 		ttwu_queue_wakelist(sim, p, cpu);
-		/* Its cost (the llist add, the IPI) was charged at the claim. */
-		wake_lock_hold(p, sim->now, true);
+		/* Its cost (the llist add, the IPI) was charged at the claim;
+		 * the path, and a wait queue's lock, end after the send. */
+		wake_lock_hold(p, sim->now + p->wake_ipi_lag, true);
 	} else {
 		/*
 		 * ttwu_queue() (core.c v6.4, v6.12): the waker takes the
@@ -817,6 +837,7 @@ static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_
 {
 	int this_cpu = p->wake_from_cpu;
 	int wake_flags = p->wake_flags;
+	u64 claim_ns;
 
 	/* Counted at its start; where it went, now (kern/metwin.h). */
 	sim->wakes_in_flight--;
@@ -847,12 +868,21 @@ static void ttwu_claim(struct sim *sim, struct task_struct *p, int cpu, bool on_
 		 * takes the flag instead.
 		 */
 		line_write(sim, &sim->rq[cpu].pend_line);
-		if (!idle_polls_flags(sim, &sim->rq[cpu]))
-			charge_ipi_send(sim, &sim->rq[cpu]);
 	}
+	/*
+	 * Other CPUs see the claim once ttwu_pending is written (or, on the
+	 * locked path, once the enqueue is done, the event's own work). The
+	 * wake list's llist add and IPI send come after that write
+	 * (__smp_call_single_queue(), v6.4 and v6.12): the waker's time, not
+	 * the claim's.
+	 */
+	claim_ns = sim->kcost_ns;
+	if (p->wake_via_list && !idle_polls_flags(sim, &sim->rq[cpu]))
+		charge_ipi_send(sim, &sim->rq[cpu]);
+	p->wake_ipi_lag = sim->kcost_ns - claim_ns;
 	sim->met.wakeup_path_ns += sim->kcost_ns - kcost0;
 	sim->rq[cpu].claim_from = this_cpu;
-	evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + sim->kcost_ns);
+	evq_schedule(&sim->eng.evq, &p->ev_wake, sim->now + claim_ns);
 }
 
 void wake_up_new_task(struct sim *sim, struct task_struct *p)

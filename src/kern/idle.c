@@ -215,6 +215,20 @@ void idle_tick(struct sim *sim, struct rq *rq)
 	idle_select(sim, rq);
 }
 
+/*
+ * A remote waker's locked enqueue onto this idle CPU is done but not yet
+ * seen by the reading context (kern/sched.h, enq_visible_at): the CPU
+ * still reads idle to any CPU but that waker's.
+ */
+static bool enqueue_unseen(const struct sim *sim, const struct rq *rq)
+{
+	u64 t = sim->now + (sim->this_cpu >= 0 ? sim->kcost_ns : 0);
+
+	return rq->enq_by >= 0 && rq->enq_by != sim->this_cpu && t < rq->enq_visible_at &&
+	       !rq->curr && rq->mode != CPU_MODE_NEWIDLE && rq->nr_running == 1 &&
+	       !rq->ttwu_pending;
+}
+
 bool idle_cpu(struct sim *sim, int cpu)
 {
 	const struct rq *rq = &sim->rq[cpu];
@@ -235,7 +249,7 @@ bool idle_cpu(struct sim *sim, int cpu)
 		return idle;
 	}
 	/* S2's IDLE_DELAY is a layer (features/idle_delay.c). */
-	return rq_is_idle(rq);
+	return rq_is_idle(rq) || enqueue_unseen(sim, rq);
 }
 
 /*
@@ -253,7 +267,7 @@ static void idle_cpu_reads(struct sim *sim, int cpu)
 	if (rq->curr || rq->mode == CPU_MODE_NEWIDLE)
 		return;
 	line_read(sim, &rq->line);
-	if (rq->nr_running)
+	if (rq->nr_running && !enqueue_unseen(sim, rq))
 		return;
 	line_read(sim, &rq->pend_line);
 }

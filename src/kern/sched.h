@@ -189,6 +189,7 @@ struct task_struct {
 	/* a wake-up in flight: selected, not yet enqueued (kern/core.c) */
 	struct task_struct *wake_entry;	/* next on the target's wake list */
 	bool wake_via_list;		/* TTWU_QUEUE path, else direct enqueue */
+	u64 wake_ipi_lag;		/* ns from its claim to the waker's IPI send: the llist add and the send */
 	int wake_flags;
 	int wake_from_cpu;
 	int wake_rechecks;		/* re-reads that found its CPU taken (wake_needs_check()) */
@@ -317,6 +318,14 @@ struct rq {
 	 * none: that CPU's own later reads see this one taken (kern/idle.c).
 	 */
 	int claim_from;
+	/*
+	 * A remote waker's locked enqueue onto this idle CPU (ttwu_queue()
+	 * without the wake list): other CPUs read nr_running's increment
+	 * only at enq_visible_at (ns), the end of enqueue_task()'s work under
+	 * the lock; enq_by is that waker's CPU, -1 none (kern/idle.c).
+	 */
+	u64 enq_visible_at;
+	int enq_by;
 	struct task_struct *wake_list;	/* queued wakes, delivered by IPI */
 	bool ipi_pending;
 	u64 clock;			/* last update_rq_clock(), ns (kern/irqtime.c) */

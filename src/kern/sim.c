@@ -151,6 +151,7 @@ int sim_init(struct sim *sim, const struct machine *m, const struct sim_config *
 		cacheline_init(&rq->tasks_line);
 		lock_section_init(&rq->lock);
 		rq->claim_from = -1;
+		rq->enq_by = -1;
 		event_init(&rq->ev_run, EV_CPU_RUN, cpu, NULL);
 		event_init(&rq->ev_tick, EV_CPU_TICK, cpu, NULL);
 		event_init(&rq->ev_ipi, EV_CPU_IPI, cpu, NULL);
