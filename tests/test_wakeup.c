@@ -771,15 +771,19 @@ static void test_claim_window_lines(void **state)
  * 100 = 320. Until 170 CPU 1 still reads CPU 2 idle; W's CPU, which took
  * the lock, never does.
  */
-static void test_locked_enqueue_seen_at_its_end(void **state)
+/* test_locked_enqueue_seen_at_its_end() under features, on tu_lock_sim()'s machine. */
+static void locked_enqueue_case(const char *features)
 {
-	(void)state;
 	struct machine *m;
 	struct sim *sim = tu_lock_sim(&m, 10, KV_5_12);
 	struct cpumask only;
-	struct task_struct *a = tu_pinned_task(sim, 2, &only);
-	struct rq *rq2 = &sim->rq[2];
+	struct task_struct *a;
+	struct rq *rq2;
 
+	tu_sim_free(sim);
+	sim = tu_sim_kernel(m, features, KV_5_12);
+	a = tu_pinned_task(sim, 2, &only);
+	rq2 = &sim->rq[2];
 	tu_busy(sim, 0);
 	wake_at(sim, a, 0, NSEC_PER_MSEC);
 	assert_false(a->wake_via_list);
@@ -800,6 +804,18 @@ static void test_locked_enqueue_seen_at_its_end(void **state)
 	assert_false(idle_cpu(sim, 2));
 	tu_sim_free(sim);
 	tu_machine_free(m);
+}
+
+/*
+ * The same with S2's IDLE_DELAY, a layer over idle_cpu(): CPU 2 never
+ * left idle, so the layer asks the idle_cpu() below it, which must read
+ * what the built-in reads (rq_idle_seen()).
+ */
+static void test_locked_enqueue_seen_at_its_end(void **state)
+{
+	(void)state;
+	locked_enqueue_case("NO_WAKEUP_PREEMPTION");
+	locked_enqueue_case("NO_WAKEUP_PREEMPTION,IDLE_DELAY");
 }
 
 static void test_wakeups_from_one_cpu_in_turn(void **state)

@@ -143,7 +143,7 @@ static inline bool is_short_task(const struct task_struct *p) { return wsk_is_sh
 
 /* idle_cpu(): nothing runs or waits on cpu (the policy's ->idle_cpu if it has one). */
 static inline bool idle_cpu(int cpu) { return wsk_idle_cpu(cpu); }
-/* The plain answer: nothing runs or waits on cpu now (for an ->idle_cpu hook). */
+/* The plain answer: nothing runs or waits on cpu now, as the calling CPU reads it (for an ->idle_cpu hook). */
 static inline bool rq_idle(int cpu) { return wsk_rq_idle(cpu); }
 /* available_idle_cpu(): idle_cpu() and not a preempted vCPU. */
 static inline bool available_idle_cpu(int cpu) { return wsk_available_idle_cpu(cpu); }

@@ -229,6 +229,13 @@ static bool enqueue_unseen(const struct sim *sim, const struct rq *rq)
 	       !rq->ttwu_pending;
 }
 
+bool rq_idle_seen(const struct sim *sim, int cpu)
+{
+	const struct rq *rq = &sim->rq[cpu];
+
+	return rq_is_idle(rq) || enqueue_unseen(sim, rq);
+}
+
 bool idle_cpu(struct sim *sim, int cpu)
 {
 	const struct rq *rq = &sim->rq[cpu];
@@ -249,7 +256,7 @@ bool idle_cpu(struct sim *sim, int cpu)
 		return idle;
 	}
 	/* S2's IDLE_DELAY is a layer (features/idle_delay.c). */
-	return rq_is_idle(rq) || enqueue_unseen(sim, rq);
+	return rq_idle_seen(sim, cpu);
 }
 
 /*

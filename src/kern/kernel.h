@@ -173,6 +173,13 @@ static inline bool rq_is_idle(const struct rq *rq)
 	return !rq->curr && rq->mode != CPU_MODE_NEWIDLE && rq->nr_running == 0 &&
 	       !rq->ttwu_pending;
 }
+/*
+ * rq_is_idle() of cpu as the running context reads it: also idle while a
+ * remote waker's locked enqueue onto it has not yet raised nr_running
+ * where others see it (enqueue_task_fair()'s add_nr_running(), v5.12 to
+ * v6.12; rq->enq_visible_at). idle_cpu()'s answer under any policy layer.
+ */
+bool rq_idle_seen(const struct sim *sim, int cpu);
 /* idle_cpu(): curr is idle, nothing queued, no wake pending (plus S2). */
 bool idle_cpu(struct sim *sim, int cpu);
 /*

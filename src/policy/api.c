@@ -234,7 +234,7 @@ bool wsk_idle_cpu(int cpu)
 
 	CPU_OK(cpu, "idle_cpu");
 	if (li < 0)
-		return rq_is_idle(&S->rq[cpu]);
+		return rq_idle_seen(S, cpu);
 	POLICY_CALL_AT(S, li, &r, idle_cpu, cpu);
 	return r;
 }
@@ -248,7 +248,7 @@ bool wsk_available_idle_cpu(int cpu)
 bool wsk_rq_idle(int cpu)
 {
 	CPU_OK(cpu, "rq_idle");
-	return rq_is_idle(&S->rq[cpu]);
+	return rq_idle_seen(S, cpu);
 }
 
 bool wsk_sched_idle_cpu(int cpu)
